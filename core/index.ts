@@ -1,0 +1,6 @@
+// The platform-neutral core of svc: runs on Node and in XS. No Node builtins, no globals
+// beyond ES2020: time, sinks and IO are passed in.
+export * from "./config/index.js";
+export * from "./logging/index.js";
+export * from "./resource/index.js";
+export * from "./graph/index.js";

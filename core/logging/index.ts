@@ -1,0 +1,2 @@
+// Public face of core/logging.
+export {};

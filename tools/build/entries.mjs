@@ -1,0 +1,18 @@
+// What each bundle is built from, in one place for the build, the bench and the packager.
+export const linuxEntries = {
+  "svc-server": "targets/linux/server/main.ts",
+  "svc-agent": "targets/linux/agent/main.ts",
+};
+
+export const mcuEntry = "targets/mcu/main.ts";
+
+// Native addons and optional hardware libraries are loaded from node_modules at run time.
+export const nativeExternals = [
+  "node-libgpiod",
+  "i2c-bus",
+  "serialport",
+  "@serialport/*",
+  "node-datachannel",
+  "dbus-next",
+  "@roamhq/wrtc",
+];

@@ -1,0 +1,67 @@
+// Builds every bundle of svc with esbuild:
+//   dist/linux/svc-server.mjs, dist/linux/svc-agent.mjs  (Node 20, native addons left external)
+//   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
+// Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu]
+import { build } from "esbuild";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { nodeBuiltinGuard } from "./neutral-guard.mjs";
+import { linuxEntries, mcuEntry, nativeExternals } from "./entries.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const args = process.argv.slice(2);
+const quiet = args.includes("--quiet");
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+
+// Bundled CommonJS dependencies (pino) still call require(); give them one.
+const requireShim = [
+  'import { createRequire as __svcCreateRequire } from "node:module";',
+  "const require = __svcCreateRequire(import.meta.url);",
+].join("\n");
+
+async function buildLinux() {
+  mkdirSync(join(root, "dist/linux"), { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: linuxEntries,
+    outdir: "dist/linux",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    sourcemap: "linked",
+    external: nativeExternals,
+    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+    logLevel: quiet ? "error" : "warning",
+  });
+}
+
+async function buildMcu() {
+  mkdirSync(join(root, "dist/mcu"), { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { core: mcuEntry },
+    outdir: "dist/mcu",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    target: "es2020",
+    format: "esm",
+    minify: true,
+    legalComments: "none",
+    plugins: [nodeBuiltinGuard()],
+    logLevel: quiet ? "error" : "warning",
+  });
+}
+
+try {
+  if (!only || only === "linux") await buildLinux();
+  if (!only || only === "mcu") await buildMcu();
+  if (!quiet) console.log("build: dist/linux and dist/mcu written");
+} catch {
+  // esbuild has already printed the errors with their locations.
+  process.exit(1);
+}
