@@ -1,0 +1,101 @@
+// Simulated I2C devices: each a 256-byte register file at an address on a bus, with the usual
+// register-pointer protocol (the first byte written sets the pointer, later bytes write on from
+// there; reads continue from the pointer). Enough for drivers of register-mapped sensors.
+import { IOError, type I2C, type I2COptions, type SMBus } from "../io.js";
+
+export interface SimI2CDevice {
+  bus?: number;
+  address: number;
+  /** Initial register values by register number. */
+  registers?: Record<number, number>;
+}
+
+export interface SimI2CBus {
+  /** The register file of the device at (bus, address), for tests to inspect or preset. */
+  device(bus: number, address: number): Uint8Array | undefined;
+  I2C: new (options: I2COptions) => I2C;
+  SMBus: new (options: I2COptions) => SMBus;
+}
+
+export function createSimI2C(devices: readonly SimI2CDevice[]): SimI2CBus {
+  const files = new Map<string, { registers: Uint8Array; pointer: number }>();
+  const key = (bus: number, address: number) => `${bus}:${address}`;
+  for (const d of devices) {
+    const registers = new Uint8Array(256);
+    for (const [reg, value] of Object.entries(d.registers ?? {})) registers[Number(reg) & 0xff] = value & 0xff;
+    files.set(key(d.bus ?? 1, d.address), { registers, pointer: 0 });
+  }
+
+  class SimI2C implements I2C {
+    protected closed = false;
+    private readonly file: { registers: Uint8Array; pointer: number };
+    private readonly where: string;
+    constructor(options: I2COptions) {
+      const bus = options.bus ?? 1;
+      this.where = `0x${options.address.toString(16)} on bus ${bus}`;
+      if (!Number.isInteger(options.address) || options.address < 0 || options.address > 0x7f) {
+        throw new IOError("invalid", `I2C address must be 0x00-0x7f, got ${options.address}`);
+      }
+      const file = files.get(key(bus, options.address));
+      if (!file) throw new IOError("io", `no device answers at ${this.where}`);
+      this.file = file;
+    }
+    read(count: number): Uint8Array {
+      this.check();
+      const out = new Uint8Array(count);
+      for (let i = 0; i < count; i++) out[i] = this.file.registers[(this.file.pointer + i) & 0xff]!;
+      this.file.pointer = (this.file.pointer + count) & 0xff;
+      return out;
+    }
+    write(data: Uint8Array): void {
+      this.check();
+      if (data.length === 0) return;
+      this.file.pointer = data[0]!;
+      for (let i = 1; i < data.length; i++) this.file.registers[(this.file.pointer + i - 1) & 0xff] = data[i]!;
+      if (data.length > 1) this.file.pointer = (this.file.pointer + data.length - 1) & 0xff;
+    }
+    writeRead(data: Uint8Array, count: number): Uint8Array {
+      this.write(data);
+      return this.read(count);
+    }
+    close(): void {
+      this.closed = true;
+    }
+    protected check(): void {
+      if (this.closed) throw new IOError("closed", `I2C device ${this.where} is closed`);
+    }
+  }
+
+  class SimSMBus extends SimI2C implements SMBus {
+    readUint8(register: number): number {
+      return this.writeRead(Uint8Array.of(register), 1)[0]!;
+    }
+    readUint16(register: number, bigEndian = false): number {
+      const [a, b] = this.writeRead(Uint8Array.of(register), 2) as unknown as [number, number];
+      return bigEndian ? (a << 8) | b : (b << 8) | a;
+    }
+    readBuffer(register: number, count: number): Uint8Array {
+      return this.writeRead(Uint8Array.of(register), count);
+    }
+    writeUint8(register: number, value: number): void {
+      this.write(Uint8Array.of(register, value & 0xff));
+    }
+    writeUint16(register: number, value: number, bigEndian = false): void {
+      const hi = (value >> 8) & 0xff;
+      const lo = value & 0xff;
+      this.write(bigEndian ? Uint8Array.of(register, hi, lo) : Uint8Array.of(register, lo, hi));
+    }
+    writeBuffer(register: number, data: Uint8Array): void {
+      const out = new Uint8Array(data.length + 1);
+      out[0] = register;
+      out.set(data, 1);
+      this.write(out);
+    }
+  }
+
+  return {
+    device: (bus, address) => files.get(key(bus, address))?.registers,
+    I2C: SimI2C,
+    SMBus: SimSMBus,
+  };
+}
