@@ -1,0 +1,42 @@
+// Every generated file of proto/gen, and the services they declare.
+import type { DescFile, DescService } from "@bufbuild/protobuf";
+import * as appRobot from "../../proto/gen/app/v1/robot_pb.js";
+import * as common from "../../proto/gen/common/v1/common_pb.js";
+import * as board from "../../proto/gen/component/board/v1/board_pb.js";
+import * as encoder from "../../proto/gen/component/encoder/v1/encoder_pb.js";
+import * as genericComponent from "../../proto/gen/component/generic/v1/generic_pb.js";
+import * as motor from "../../proto/gen/component/motor/v1/motor_pb.js";
+import * as movementSensor from "../../proto/gen/component/movementsensor/v1/movementsensor_pb.js";
+import * as powerSensor from "../../proto/gen/component/powersensor/v1/powersensor_pb.js";
+import * as sensor from "../../proto/gen/component/sensor/v1/sensor_pb.js";
+import * as servo from "../../proto/gen/component/servo/v1/servo_pb.js";
+import * as module from "../../proto/gen/module/v1/module_pb.js";
+import * as auth from "../../proto/gen/proto/rpc/v1/auth_pb.js";
+import * as robot from "../../proto/gen/robot/v1/robot_pb.js";
+import * as genericService from "../../proto/gen/service/generic/v1/generic_pb.js";
+
+export const generated = {
+  appRobot,
+  common,
+  board,
+  encoder,
+  genericComponent,
+  motor,
+  movementSensor,
+  powerSensor,
+  sensor,
+  servo,
+  module,
+  auth,
+  robot,
+  genericService,
+};
+
+function isDesc<K extends string>(value: unknown, kind: K): value is { kind: K } {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === kind;
+}
+
+const exports = Object.values(generated).flatMap((file) => Object.values(file) as unknown[]);
+
+export const ourFiles: DescFile[] = exports.filter((v): v is DescFile => isDesc(v, "file"));
+export const ourServices: DescService[] = exports.filter((v): v is DescService => isDesc(v, "service"));

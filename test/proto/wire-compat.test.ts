@@ -1,0 +1,170 @@
+// Our .proto files against the official SDK: every service svc declares must look, on the wire
+// and in JSON, exactly like the SDK's service of the same name.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { getOption, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generated, ourServices } from "./our-protos.js";
+import { loadSdkServices, sdkMessages, v1MethodKinds, type V1Method, type V1Service } from "./sdk-protos.js";
+import { shapeRecord, shapesOfV1, shapesOfV2, type FieldShape, type TypeShape } from "./wire-shape.js";
+
+const robotCalls = [
+  "GetOperations",
+  "ResourceNames",
+  "ResourceRPCSubtypes",
+  "CancelOperation",
+  "BlockForOperation",
+  "StopAll",
+  "StartSession",
+  "SendSessionHeartbeat",
+  "GetCloudMetadata",
+  "Shutdown",
+  "GetMachineStatus",
+  "GetVersion",
+];
+
+// The SDK ships no runtime definition of these two; they are checked another way below.
+const notInSdkRuntime = ["proto.rpc.v1.ExternalAuthService", "viam.module.v1.ModuleService"];
+
+const sharedWithSdk = ourServices.filter((s) => !notInSdkRuntime.includes(s.typeName));
+
+function sdkMethod(service: V1Service, name: string): V1Method | undefined {
+  return Object.values(service.methods).find((m) => m.name === name);
+}
+
+let sdk: Map<string, V1Service>;
+
+beforeAll(async () => {
+  sdk = await loadSdkServices();
+});
+
+describe("the services svc declares", () => {
+  it("are the machine, auth, module, component and generic service APIs", () => {
+    expect(ourServices.map((s) => s.typeName).sort()).toEqual([
+      "proto.rpc.v1.AuthService",
+      "proto.rpc.v1.ExternalAuthService",
+      "viam.component.board.v1.BoardService",
+      "viam.component.encoder.v1.EncoderService",
+      "viam.component.generic.v1.GenericService",
+      "viam.component.motor.v1.MotorService",
+      "viam.component.movementsensor.v1.MovementSensorService",
+      "viam.component.powersensor.v1.PowerSensorService",
+      "viam.component.sensor.v1.SensorService",
+      "viam.component.servo.v1.ServoService",
+      "viam.module.v1.ModuleService",
+      "viam.robot.v1.RobotService",
+      "viam.service.generic.v1.GenericService",
+    ]);
+  });
+
+  it("each have a twin in the SDK, except the two it ships no runtime definition for", () => {
+    for (const service of sharedWithSdk) expect(sdk.has(service.typeName), service.typeName).toBe(true);
+  });
+
+  it("leave out the RobotService calls svc does not answer", () => {
+    expect(generated.robot.RobotService.methods.map((m) => m.name)).toEqual(robotCalls);
+  });
+});
+
+describe.each(sharedWithSdk.map((s): [string, DescService] => [s.typeName, s]))("%s", (typeName, ours) => {
+  it("has the SDK's methods, with the same streaming kinds and message types", () => {
+    const theirs = sdk.get(typeName)!;
+    const names = ours.methods.map((m) => m.name);
+    if (typeName === "viam.robot.v1.RobotService") {
+      for (const name of names) expect(sdkMethod(theirs, name), name).toBeDefined();
+    } else {
+      expect(names).toEqual(Object.values(theirs.methods).map((m) => m.name));
+    }
+    for (const method of ours.methods) {
+      const twin = sdkMethod(theirs, method.name)!;
+      expect([method.methodKind, method.input.typeName, method.output.typeName], method.name).toEqual([
+        v1MethodKinds[twin.kind],
+        twin.I.typeName,
+        twin.O.typeName,
+      ]);
+    }
+  });
+
+  it("has requests and responses with the SDK's fields, down to every nested type", () => {
+    const theirs = sdk.get(typeName)!;
+    const roots = ours.methods.flatMap((m) => [m.input, m.output]);
+    const twinRoots = ours.methods.flatMap((m) => {
+      const twin = sdkMethod(theirs, m.name)!;
+      return [twin.I, twin.O];
+    });
+    expect(shapeRecord(shapesOfV2(roots))).toEqual(shapeRecord(shapesOfV1(twinRoots)));
+  });
+});
+
+describe("viam.module.v1.ModuleService", () => {
+  it("has the module calls, all unary", () => {
+    const calls = generated.module.ModuleService.methods.map((m) => [m.name, m.methodKind]);
+    expect(calls).toEqual(
+      ["AddResource", "ReconfigureResource", "RemoveResource", "Ready", "ValidateConfig"].map((n) => [n, "unary"]),
+    );
+  });
+
+  it("carries resource configs and API subtypes shaped like the SDK's", () => {
+    const pairs: [DescMessage, typeof sdkMessages.componentConfig][] = [
+      [generated.appRobot.ComponentConfigSchema, sdkMessages.componentConfig],
+      [generated.robot.ResourceRPCSubtypeSchema, sdkMessages.resourceRpcSubtype],
+    ];
+    for (const [ours, theirs] of pairs) {
+      expect(shapeRecord(shapesOfV2([ours]))).toEqual(shapeRecord(shapesOfV1([theirs])));
+    }
+  });
+});
+
+// The SDK declares ExternalAuthService only in its type declarations (generated from the same
+// protos): read the field lines there.
+function declaredMessages(text: string): Map<string, FieldShape[]> {
+  const messages = new Map<string, FieldShape[]>();
+  let current: FieldShape[] | undefined;
+  for (const line of text.split("\n")) {
+    const message = /@generated from message (\S+)/.exec(line);
+    if (message) messages.set(message[1]!, (current = []));
+    const field = /@generated from field: (\S+) (\w+) = (\d+);/.exec(line);
+    if (field && current) {
+      current.push({ number: Number(field[3]), name: field[2]!, jsonName: "", label: "single", type: field[1]!, oneof: undefined });
+    }
+  }
+  return messages;
+}
+
+describe("proto.rpc.v1.ExternalAuthService", () => {
+  const sdkRoot = dirname(createRequire(import.meta.url).resolve("@viamrobotics/sdk"));
+  const declarations = (file: string) => readFileSync(join(sdkRoot, "gen/proto/rpc/v1", file), "utf8");
+
+  it("matches the SDK's declared service and messages", () => {
+    const connect = declarations("auth_connect.d.ts");
+    expect(connect).toMatch(/typeName: "proto\.rpc\.v1\.ExternalAuthService"[\s\S]*name: "AuthenticateTo"[\s\S]*MethodKind\.Unary/);
+    const service = generated.auth.ExternalAuthService;
+    expect(service.methods.map((m) => [m.name, m.methodKind])).toEqual([["AuthenticateTo", "unary"]]);
+
+    const declared = declaredMessages(declarations("auth_pb.d.ts"));
+    for (const message of [service.methods[0]!.input, service.methods[0]!.output]) {
+      const shape = shapesOfV2([message]).get(message.typeName) as Extract<TypeShape, { kind: "message" }>;
+      const fields = shape.fields.map((f) => ({ ...f, jsonName: "" }));
+      expect(fields, message.typeName).toEqual(declared.get(message.typeName));
+    }
+  });
+});
+
+describe("session safety", () => {
+  it("marks the actuator calls the SDK treats as heartbeat monitored", () => {
+    const marked = ourServices.flatMap((s) =>
+      s.methods
+        .filter((m) => getOption(m, generated.common.safety_heartbeat_monitored))
+        .map((m) => `/${s.typeName}/${m.name}`),
+    );
+    // The SDK's own fallback list (used when reflection is unavailable), for the services we declare.
+    expect(marked.sort()).toEqual([
+      "/viam.component.motor.v1.MotorService/GoFor",
+      "/viam.component.motor.v1.MotorService/GoTo",
+      "/viam.component.motor.v1.MotorService/SetPower",
+      "/viam.component.motor.v1.MotorService/SetRPM",
+      "/viam.component.servo.v1.ServoService/Move",
+    ]);
+  });
+});
