@@ -1,2 +1,19 @@
-// Public face of core/logging.
-export {};
+// Public face of core/logging: levels, log rules and their precedence, the log engine with its
+// de-duplication, log scenarios for cross-engine tests, and secret masking for configurations.
+export { LOG_LEVELS, DEFAULT_LOG_LEVEL, parseLogLevel } from "./levels.js";
+export { logPatternProblem, compileLogPattern } from "./pattern.js";
+export { NO_FIELDS, combineSinks, createCollectingSink } from "./log-entry.js";
+export type { LogEntry, LogFields, LogSink, CollectingSink } from "./log-entry.js";
+export { RESOURCE_LOGGER_PREFIX, resourceLoggerName, moduleLoggerName, moduleStderrLoggerName } from "./logger-names.js";
+export { compileLevelPlan } from "./level-plan.js";
+export type { LoggingSettings, LevelPlan, LevelChoice, LevelSource } from "./level-plan.js";
+export { NOISY_MESSAGE_THRESHOLD, NOISY_WINDOW_MS, MAX_TRACKED_MESSAGES } from "./deduplicator.js";
+export { createLogEngine } from "./log-engine.js";
+export type { LogEngine, LogEngineOptions, Logger, LoggerOptions } from "./log-engine.js";
+export { createManualClock } from "./manual-clock.js";
+export type { ManualClock } from "./manual-clock.js";
+export { runLogScenario } from "./log-scenario.js";
+export type { LogScenarioInput, LogScenarioOutput, LogScenarioStep, LoggerRef } from "./log-scenario.js";
+export { MASK, SECRET_FIELD_NAMES, SECRET_PATHS, isSecretPath, maskSecretFields, maskSecrets } from "./secrets.js";
+export { formatConfigDiff, formatPath } from "./config-diff.js";
+export type { ConfigDiffOptions } from "./config-diff.js";

@@ -1,7 +1,8 @@
 // Log rule patterns: a pattern matches a logger name when the whole name matches, `*` stands
 // for any run of characters (possibly empty) and every other character is literal, so
 // `rdk.resource_manager.rdk:component:motor/*` and `rdk.*` work as existing configurations
-// write them. Patterns are compiled once, when a configuration is applied.
+// write them. Patterns are compiled once, when a configuration is applied; the common shapes
+// (no star, one leading or trailing star) avoid a regular expression altogether.
 
 const allowed = /^[A-Za-z0-9_\-.:/*@]+$/;
 
@@ -18,11 +19,16 @@ export function logPatternProblem(pattern: string): string | undefined {
 /** A matcher for a valid pattern; an invalid one matches nothing. */
 export function compileLogPattern(pattern: string): (loggerName: string) => boolean {
   if (logPatternProblem(pattern) !== undefined) return () => false;
-  if (!pattern.includes("*")) return (name) => name === pattern;
-  const source = pattern
-    .split("*")
-    .map((part) => part.replace(/[.\-/:@]/g, (c) => `\\${c}`))
-    .join(".*");
+  const parts = pattern.split("*");
+  if (parts.length === 1) return (name) => name === pattern;
+  if (parts.every((part) => part === "")) return () => true;
+  if (parts.length === 2) {
+    const [head, tail] = parts as [string, string];
+    if (tail === "") return (name) => name.startsWith(head);
+    if (head === "") return (name) => name.endsWith(tail);
+    return (name) => name.length >= head.length + tail.length && name.startsWith(head) && name.endsWith(tail);
+  }
+  const source = parts.map((part) => part.replace(/[.\-/:@]/g, (c) => `\\${c}`)).join(".*");
   const regex = new RegExp(`^${source}$`);
   return (name) => regex.test(name);
 }

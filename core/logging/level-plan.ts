@@ -1,0 +1,116 @@
+// The logging part of a machine configuration, compiled once per configuration into a plan that
+// answers "which level does this logger get" and "which level does this module run at".
+//
+// Precedence, strongest first: debug mode (the -debug flag or `"debug": true`); a resource's
+// `log_configuration.level` or a module's `log_level`; the last matching `log` rule; "info".
+import type { ConfigIssue } from "../config/index.js";
+import { DEFAULT_LOG_LEVEL, levelProblem, parseLogLevel, type LogLevel } from "./levels.js";
+import { resourceLoggerName, moduleLoggerName } from "./logger-names.js";
+import { compileLogPattern, logPatternProblem } from "./pattern.js";
+
+/** Plain inputs, shaped like the fields of the parsed machine configuration. */
+export interface LoggingSettings {
+  /** The `log` array; levels are read case-insensitively. */
+  rules?: ReadonlyArray<{ pattern: string; level: string }>;
+  /** `"debug": true` in the configuration. */
+  debug?: boolean;
+  /** `disable_log_deduplication`. */
+  disableDeduplication?: boolean;
+  /** Components and services; only `api`, `name` and `log_configuration` are read. */
+  resources?: ReadonlyArray<{ api: string; name: string; log_configuration?: { level: string } }>;
+  /** Module entries; only `name` and `log_level` ("" for none) are read. */
+  modules?: ReadonlyArray<{ name: string; log_level?: string }>;
+}
+
+/** Where a logger's level came from; a resource's own level is handed down to its sub-loggers. */
+export type LevelSource = "debug" | "own" | "rule" | "default";
+
+export interface LevelChoice {
+  level: LogLevel;
+  source: LevelSource;
+}
+
+export interface LevelPlan {
+  readonly debug: boolean;
+  readonly deduplicate: boolean;
+  /** Problems found while compiling; the offending rule or level is left out, never fatal. */
+  readonly issues: readonly ConfigIssue[];
+  /** The level of the logger `name`; `parent` is the choice made for the logger it was made from. */
+  loggerLevel(name: string, parent?: LevelChoice): LevelChoice;
+  /** The level a module process is started with. */
+  moduleLevel(moduleName: string): LogLevel;
+}
+
+interface CompiledRule {
+  matches: (name: string) => boolean;
+  level: LogLevel;
+}
+
+/** Compiles settings into a plan; `forceDebug` is the -debug command-line flag. */
+export function compileLevelPlan(settings: LoggingSettings, forceDebug = false): LevelPlan {
+  const issues: ConfigIssue[] = [];
+  const debug = forceDebug || settings.debug === true;
+
+  const rules: CompiledRule[] = [];
+  (settings.rules ?? []).forEach((rule, i) => {
+    const patternProblem = typeof rule?.pattern === "string" ? logPatternProblem(rule.pattern) : "must be a string";
+    const level = parseLogLevel(rule?.level);
+    if (patternProblem !== undefined) issues.push(issue(`log[${i}].pattern`, patternProblem));
+    if (level === undefined) issues.push(issue(`log[${i}].level`, levelProblem(rule?.level)));
+    if (patternProblem === undefined && level !== undefined) rules.push({ matches: compileLogPattern(rule.pattern), level });
+  });
+
+  // A logger's own level, by logger name: resources' log_configuration and modules' log_level.
+  const own = new Map<string, LogLevel>();
+  for (const resource of settings.resources ?? []) {
+    const text = resource.log_configuration?.level;
+    if (text === undefined || text === "") continue;
+    const loggerName = resourceLoggerName(resource.api, resource.name);
+    const level = parseLogLevel(text);
+    if (level === undefined) issues.push(issue(`${resource.api}/${resource.name}.log_configuration.level`, levelProblem(text)));
+    else own.set(loggerName, level);
+  }
+  const moduleOwn = new Map<string, LogLevel>();
+  (settings.modules ?? []).forEach((module, i) => {
+    const text = module.log_level;
+    if (text === undefined || text === "") return;
+    const level = parseLogLevel(text);
+    if (level === undefined) issues.push(issue(`modules[${i}].log_level`, levelProblem(text)));
+    else {
+      moduleOwn.set(module.name, level);
+      own.set(moduleLoggerName(module.name), level);
+    }
+  });
+
+  function lastMatchingRule(name: string): CompiledRule | undefined {
+    for (let i = rules.length - 1; i >= 0; i--) if (rules[i]!.matches(name)) return rules[i];
+    return undefined;
+  }
+
+  return {
+    debug,
+    deduplicate: settings.disableDeduplication !== true,
+    issues,
+    loggerLevel(name, parent) {
+      if (debug) return { level: "debug", source: "debug" };
+      const ownLevel = own.get(name);
+      if (ownLevel !== undefined) return { level: ownLevel, source: "own" };
+      if (parent?.source === "own") return parent;
+      const rule = lastMatchingRule(name);
+      if (rule !== undefined) return { level: rule.level, source: "rule" };
+      return { level: DEFAULT_LOG_LEVEL, source: "default" };
+    },
+    moduleLevel(moduleName) {
+      if (debug) return "debug";
+      const ownLevel = moduleOwn.get(moduleName);
+      if (ownLevel !== undefined) return ownLevel;
+      // Only debug is handed to a module through the rules: it is how one asks a module for detail.
+      if (lastMatchingRule(moduleName)?.level === "debug") return "debug";
+      return DEFAULT_LOG_LEVEL;
+    },
+  };
+}
+
+function issue(path: string, message: string): ConfigIssue {
+  return { path, message, severity: "error" };
+}
