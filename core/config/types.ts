@@ -47,3 +47,133 @@ export interface ConfigIssue {
   message: string;
   severity: IssueSeverity;
 }
+
+export interface NetworkConfig {
+  /** `host:port` the server listens on. */
+  bind_address: string;
+  no_tls: boolean;
+  /** Both set, or both "". */
+  tls_cert_file: string;
+  tls_key_file: string;
+}
+
+export interface AuthHandlerConfig {
+  type: "api-key";
+  /** Key id -> key. */
+  config: Record<string, string>;
+}
+
+export interface AuthConfig {
+  handlers: AuthHandlerConfig[];
+}
+
+export interface CloudConfig {
+  id: string;
+  secret: string;
+  /** "" means the built-in cloud address. */
+  app_address: string;
+  /** As written, e.g. "10s". */
+  refresh_interval: string;
+  /** `refresh_interval` in milliseconds. */
+  refresh_interval_ms: number;
+}
+
+/** "stable", "dev", a semantic version, or an http(s):// or file:// URL of an executable. */
+export type VersionSpec = string;
+
+export interface VersionControlConfig {
+  agent: VersionSpec;
+  "svc-server": VersionSpec;
+}
+
+export interface AdvancedSettings {
+  debug: boolean;
+  disable_network_configuration: boolean;
+  disable_system_configuration: boolean;
+  disable_viam_server: boolean;
+  viam_server_start_timeout_minutes: number;
+  wait_for_update_check: boolean;
+}
+
+export interface NetworkConfiguration {
+  device_reboot_after_offline_minutes: number;
+  disable_captive_portal_redirect: boolean;
+  fragment_id: string;
+  /** "" means the first 802.11 device found. */
+  hotspot_interface: string;
+  hotspot_password: string;
+  hotspot_prefix: string;
+  manufacturer: string;
+  model: string;
+  offline_before_starting_hotspot_minutes: number;
+  retry_connection_timeout_minutes: number;
+  turn_on_hotspot_if_wifi_has_no_internet: boolean;
+  user_idle_minutes: number;
+  /** null: leave the system default. */
+  wifi_power_save: boolean | null;
+}
+
+export interface AdditionalNetwork {
+  type: "wifi" | "wired";
+  interface: string;
+  /** "" for wired networks. */
+  ssid: string;
+  /** "" for wired and open networks. */
+  psk: string;
+  /** -999..999, higher wins. */
+  priority: number;
+  /** "auto" or CIDR, e.g. "192.168.1.20/24". */
+  ipv4_address: string;
+  ipv4_gateway: string;
+  ipv4_dns: string[];
+  /** Never 0 here: a written 0 becomes 100 (wired) or 600 (wifi). */
+  ipv4_route_metric: number;
+}
+
+/** `forward_system_logs` parsed: `all` forwards everything except `exclude`; otherwise only `include`. */
+export interface SystemLogForwarding {
+  all: boolean;
+  include: string[];
+  exclude: string[];
+}
+
+export interface SystemConfiguration {
+  forward_system_logs: SystemLogForwarding;
+  /** MB, or -1 to leave journald's own limit. */
+  logging_journald_runtime_max_use_megabytes: number;
+  logging_journald_system_max_use_megabytes: number;
+  os_auto_upgrade_type: "all" | "security" | "disable" | "";
+}
+
+export interface AgentConfig {
+  version_control: VersionControlConfig;
+  advanced_settings: AdvancedSettings;
+  network_configuration: NetworkConfiguration;
+  /** Label -> network. */
+  additional_networks: Record<string, AdditionalNetwork>;
+  system_configuration: SystemConfiguration;
+}
+
+/** The whole machine configuration, every default filled in. */
+export interface MachineConfig {
+  components: ResourceConfig[];
+  services: ResourceConfig[];
+  modules: ModuleConfig[];
+  /** Absent when no maintenance window is configured. */
+  maintenance?: MaintenanceConfig;
+  log: LogRule[];
+  debug: boolean;
+  disable_log_deduplication: boolean;
+  network: NetworkConfig;
+  auth: AuthConfig;
+  /** Absent when the machine has no cloud credentials. */
+  cloud?: CloudConfig;
+  agent: AgentConfig;
+}
+
+export interface ParsedMachineConfig {
+  /** null only when the input is not JSON or not an object. */
+  config: MachineConfig | null;
+  /** Every problem found, errors and warnings, in document order. */
+  issues: ConfigIssue[];
+}

@@ -1,0 +1,44 @@
+// Module entries: unique names, and what each kind needs to start: a local module its
+// executable, a registry module its id. A broken entry is left out with its issue.
+import type { ModuleConfig } from "./types.js";
+import type { IssueList } from "./issue-list.js";
+import type { Segment } from "./data-path.js";
+
+// A registry module without a version follows the newest release.
+const defaultRegistryVersion = "latest";
+
+export function buildModules(
+  entries: ModuleConfig[],
+  originalIndex: (index: number) => number,
+  issues: IssueList,
+): ModuleConfig[] {
+  const built: ModuleConfig[] = [];
+  const owners = new Map<string, string>();
+  entries.forEach((entry, index) => {
+    const path: Segment[] = ["modules", originalIndex(index)];
+    const owner = owners.get(entry.name);
+    if (owner !== undefined) {
+      issues.error([...path, "name"], `${JSON.stringify(entry.name)} is already used by ${owner}`);
+      return;
+    }
+    if (entry.type === "local" && entry.executable_path === "") {
+      issues.error([...path, "executable_path"], "is required for a local module: the path of its executable");
+      return;
+    }
+    if (entry.type === "registry" && entry.module_id === "") {
+      issues.error([...path, "module_id"], 'is required for a registry module: an id shaped "<namespace>:<name>"');
+      return;
+    }
+    owners.set(entry.name, `modules[${path[1]}]`);
+    built.push({
+      type: entry.type,
+      name: entry.name,
+      executable_path: entry.executable_path,
+      log_level: entry.log_level,
+      env: entry.env,
+      module_id: entry.module_id,
+      version: entry.version === "" && entry.type === "registry" ? defaultRegistryVersion : entry.version,
+    });
+  });
+  return built;
+}

@@ -1,0 +1,64 @@
+// The smaller sections beyond what the schema checks: log rule patterns, the listening address
+// and TLS files, API key handlers, and the cloud refresh interval.
+import type { AuthConfig, CloudConfig, LogRule, NetworkConfig } from "./types.js";
+import type { ValidatedCloud } from "./validated.js";
+import type { IssueList } from "./issue-list.js";
+import { logPatternProblem } from "../logging/pattern.js";
+import { parseDuration } from "./duration.js";
+
+export function buildLogRules(rules: LogRule[], originalIndex: (index: number) => number, issues: IssueList): LogRule[] {
+  return rules.filter((rule, index) => {
+    const problem = logPatternProblem(rule.pattern);
+    if (problem !== undefined) issues.error(["log", originalIndex(index), "pattern"], problem);
+    return problem === undefined;
+  });
+}
+
+const defaultBindAddress = "localhost:8080";
+
+export function buildNetwork(network: NetworkConfig, issues: IssueList): NetworkConfig {
+  const port = Number(network.bind_address.slice(network.bind_address.lastIndexOf(":") + 1));
+  if (port > 65535) {
+    issues.error(["network", "bind_address"], `must have a port from 0 to 65535 (found ${port})`);
+    network.bind_address = defaultBindAddress;
+  }
+  const cert = network.tls_cert_file !== "";
+  const key = network.tls_key_file !== "";
+  if (cert !== key) {
+    const [missing, given] = cert ? ["tls_key_file", "tls_cert_file"] : ["tls_cert_file", "tls_key_file"];
+    issues.error(["network", missing], `is required when ${given} is set; TLS files are ignored`);
+    network.tls_cert_file = "";
+    network.tls_key_file = "";
+  }
+  return network;
+}
+
+export function buildAuth(auth: AuthConfig, originalIndex: (index: number) => number, issues: IssueList): AuthConfig {
+  const seen = new Map<string, number>();
+  const handlers = auth.handlers.filter((handler, index) => {
+    const at = originalIndex(index);
+    const first = seen.get(handler.type);
+    if (first !== undefined) {
+      issues.error(["auth", "handlers", at, "type"], `"${handler.type}" is already configured by auth.handlers[${first}]`);
+      return false;
+    }
+    seen.set(handler.type, at);
+    if (Object.keys(handler.config).length === 0) {
+      issues.warning(["auth", "handlers", at, "config"], "has no keys, so no API key is accepted");
+    }
+    return true;
+  });
+  return { handlers };
+}
+
+const minimumRefreshMs = 1000;
+
+/** The cloud credentials, or undefined (with an issue) when the refresh interval is unusable. */
+export function buildCloud(cloud: ValidatedCloud, issues: IssueList): CloudConfig | undefined {
+  const refresh = parseDuration(cloud.refresh_interval) ?? 0;
+  if (refresh < minimumRefreshMs) {
+    issues.error(["cloud", "refresh_interval"], `must be at least "1s" (found ${JSON.stringify(cloud.refresh_interval)})`);
+    return undefined;
+  }
+  return { ...cloud, refresh_interval_ms: refresh };
+}

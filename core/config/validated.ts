@@ -1,0 +1,55 @@
+// The shape of configuration data once it conforms to core/config/schema.json (defaults filled
+// in by the validator), before the checks and normalisation that the schema cannot express.
+import type {
+  AdditionalNetwork,
+  AdvancedSettings,
+  AuthConfig,
+  LogLevel,
+  LogRule,
+  MaintenanceConfig,
+  ModuleConfig,
+  NetworkConfig,
+  NetworkConfiguration,
+  SystemConfiguration,
+  VersionControlConfig,
+} from "./types.js";
+
+export interface ValidatedResource {
+  name: string;
+  api?: string;
+  namespace?: string;
+  type?: string;
+  model?: string;
+  attributes: Record<string, unknown>;
+  depends_on: string[];
+  log_configuration?: { level: LogLevel };
+}
+
+export interface ValidatedCloud {
+  id: string;
+  secret: string;
+  app_address: string;
+  refresh_interval: string;
+}
+
+export interface ValidatedAgent {
+  version_control: VersionControlConfig;
+  advanced_settings: AdvancedSettings;
+  network_configuration: NetworkConfiguration;
+  additional_networks: Record<string, AdditionalNetwork>;
+  system_configuration: Omit<SystemConfiguration, "forward_system_logs"> & { forward_system_logs: string };
+}
+
+export interface ValidatedConfig {
+  components: ValidatedResource[];
+  services: ValidatedResource[];
+  modules: ModuleConfig[];
+  maintenance?: MaintenanceConfig;
+  log: LogRule[];
+  debug: boolean;
+  disable_log_deduplication: boolean;
+  network: NetworkConfig;
+  auth: AuthConfig;
+  cloud?: ValidatedCloud;
+  agent: ValidatedAgent;
+}

@@ -1,0 +1,57 @@
+// `svc-server -validate -config FILE`: checks a configuration without running it. It judges the
+// configuration itself, not this machine: a module executable missing here is only a warning,
+// since the file may be meant for another device.
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, resolve, dirname } from "node:path";
+import { parseMachineConfig, type ConfigIssue } from "../../../core/index.js";
+
+export interface ValidateResult {
+  lines: string[];
+  exitCode: 0 | 1;
+}
+
+export function validateConfigFile(file: string): ValidateResult {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    return { lines: [`${file}: cannot read: ${(e as Error).message}`], exitCode: 1 };
+  }
+  const { config, issues } = parseMachineConfig(text);
+  const all: ConfigIssue[] = [...issues];
+  // Entries with errors are left out of the parsed list, so find each module's place in the file.
+  const written = modulesAsWritten(text);
+  for (const module of config?.modules ?? []) {
+    const i = written.findIndex((m) => m?.name === module.name);
+    if (module.type !== "local" || !module.executable_path) continue;
+    const path = isAbsolute(module.executable_path)
+      ? module.executable_path
+      : resolve(dirname(file), module.executable_path);
+    if (!existsSync(path)) {
+      all.push({
+        path: `modules[${i}].executable_path`,
+        message: `${module.executable_path} does not exist on this machine`,
+        severity: "warning",
+      });
+    }
+  }
+  const lines = all.map((issue) => formatIssue(file, issue));
+  const errors = all.filter((i) => i.severity === "error").length;
+  const warnings = all.length - errors;
+  lines.push(`${file}: ${errors} error(s), ${warnings} warning(s)`);
+  return { lines, exitCode: errors > 0 ? 1 : 0 };
+}
+
+function modulesAsWritten(text: string): Array<{ name?: unknown } | null> {
+  try {
+    const modules = (JSON.parse(text) as { modules?: unknown }).modules;
+    return Array.isArray(modules) ? modules : [];
+  } catch {
+    return [];
+  }
+}
+
+export function formatIssue(file: string, issue: ConfigIssue): string {
+  const where = issue.path === "" ? file : issue.path;
+  return `${where}: ${issue.message}${issue.severity === "warning" ? " (warning)" : ""}`;
+}

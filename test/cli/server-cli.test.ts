@@ -1,0 +1,122 @@
+// svc-server's command line, driven as a real process.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import packageJson from "../../package.json";
+
+const contractOptions = [
+  "allow-insecure-creds", "config", "cpuprofile", "debug", "disable-mdns", "dump-resources", "ftdc",
+  "log-file", "network-check", "no-tls", "output-telemetry", "reveal-sensitive-config-diffs",
+  "shareddir", "untrusted-env", "version", "webprofile", "webrtc", "aix-install",
+];
+
+let dir: string;
+const write = (name: string, content: unknown) => {
+  const file = join(dir, name);
+  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+  return file;
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "svc-server-cli-"));
+});
+
+describe("svc-server options", () => {
+  it("-help lists every option of the contract on one line each", () => {
+    const { code, stdout } = runCli("svc-server", ["-help"]);
+    expect(code).toBe(0);
+    for (const name of [...contractOptions, "validate"]) {
+      const starts = new RegExp(`^\\s+-${name}(\\s|$)`);
+      expect(stdout.split("\n").filter((line) => starts.test(line))).toHaveLength(1);
+    }
+  });
+
+  it("prints its version with one or two dashes", () => {
+    for (const flag of ["-version", "--version"]) {
+      const { code, stdout } = runCli("svc-server", [flag]);
+      expect(code).toBe(0);
+      expect(stdout.trim()).toBe(`svc-server ${packageJson.version}`);
+    }
+  });
+
+  it("exits 2 with usage on an unknown option", () => {
+    const { code, stderr } = runCli("svc-server", ["-bogus"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("flag provided but not defined: -bogus");
+    expect(stderr).toContain("Usage: svc-server");
+  });
+
+  it("runs the built-in simulated machine by default and says it does not serve yet", () => {
+    const { code, stderr } = runCli("svc-server", []);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/built-in simulated machine.*9 component\(s\), 1 service\(s\)/);
+    expect(stderr).toContain("nothing listens on localhost:8080");
+  });
+
+  it("says so when given an option this version cannot honour, and refuses actions it cannot do", () => {
+    const ignored = runCli("svc-server", ["-cpuprofile", join(dir, "cpu.prof")]);
+    expect(ignored.stderr).toContain("-cpuprofile ignored");
+    const refused = runCli("svc-server", ["-dump-resources", join(dir, "dump.json")]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("-dump-resources:");
+  });
+});
+
+describe("svc-server -validate", () => {
+  it("accepts a good configuration with exit 0", () => {
+    const file = write("good.json", { components: [{ name: "s", api: "rdk:component:sensor", model: "fake" }] });
+    const { code, stdout } = runCli("svc-server", ["-validate", "-config", file]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("0 error(s), 0 warning(s)");
+  });
+
+  it("prints each problem as `path: message` and exits 1 on errors", () => {
+    const file = write("bad.json", {
+      components: [{ name: "bad name!", api: "rdk:component:sensor", model: "fake" }],
+      agent: { additional_networks: { home: { type: "wifi", priority: 5000 } } },
+    });
+    const { code, stderr } = runCli("svc-server", ["-validate", "-config", file]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^components\[0\]\.name: /m);
+    expect(stderr).toMatch(/^agent\.additional_networks\.home\.priority: /m);
+  });
+
+  it("exits 0 when there are only warnings, such as an unknown key or a module missing here", () => {
+    const file = write("warn.json", {
+      shiny_new_key: true,
+      modules: [{ type: "local", name: "m", executable_path: "/nonexistent/module-binary" }],
+    });
+    const { code, stdout } = runCli("svc-server", ["-validate", "-config", file]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/shiny_new_key.*\(warning\)/);
+    expect(stdout).toMatch(/^modules\[0\]\.executable_path: \/nonexistent\/module-binary does not exist on this machine \(warning\)$/m);
+  });
+
+  it("points a missing module executable at its place in the file, even after a broken entry", () => {
+    const file = write("modules.json", {
+      modules: [{ type: "local", name: "broken" }, { type: "local", name: "m2", executable_path: "/nonexistent/m2" }],
+    });
+    const { code, stderr } = runCli("svc-server", ["-validate", "-config", file]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^modules\[0\]/m);
+    expect(stderr).toMatch(/^modules\[1\]\.executable_path: \/nonexistent\/m2 does not exist/m);
+  });
+
+  it("reports unparseable JSON and unreadable files with exit 1", () => {
+    const broken = write("broken.json", "{ \"components\": [ ");
+    const parsed = runCli("svc-server", ["-validate", "-config", broken]);
+    expect(parsed.code).toBe(1);
+    expect(parsed.stderr).toContain(broken);
+    const missing = runCli("svc-server", ["-validate", "-config", join(dir, "nope.json")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("cannot read");
+  });
+
+  it("needs -config", () => {
+    const { code, stderr } = runCli("svc-server", ["-validate"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("-validate needs -config");
+  });
+});
