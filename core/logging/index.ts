@@ -17,3 +17,4 @@ export type { LogScenarioInput, LogScenarioOutput, LogScenarioStep, LoggerRef } 
 export { MASK, SECRET_FIELD_NAMES, SECRET_PATHS, isSecretPath, maskSecretFields, maskSecrets } from "./secrets.js";
 export { formatConfigDiff, formatPath } from "./config-diff.js";
 export type { ConfigDiffOptions } from "./config-diff.js";
+export { loggingSettingsOf } from "./settings-from-config.js";

@@ -1,5 +1,5 @@
 // svc-server's command line, driven as a real process.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +53,14 @@ describe("svc-server options", () => {
     expect(code).toBe(0);
     expect(stderr).toMatch(/built-in simulated machine.*9 component\(s\), 1 service\(s\)/);
     expect(stderr).toContain("nothing listens on localhost:8080");
+  });
+
+  it("writes its logs as JSON lines to -log-file, creating the directory", () => {
+    const logFile = join(dir, "logs", "deeper", "svc.log");
+    const { code } = runCli("svc-server", ["-log-file", logFile, "-debug"]);
+    expect(code).toBe(0);
+    const entries = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 9, logger: "svc.config" }));
   });
 
   it("says so when given an option this version cannot honour, and refuses actions it cannot do", () => {

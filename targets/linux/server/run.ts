@@ -2,9 +2,9 @@
 // the API server and the resource runtime are not part of it yet, so it says so and exits
 // rather than pretend to serve.
 import { readFileSync } from "node:fs";
-import { parseMachineConfig } from "../../../core/index.js";
+import { loggingSettingsOf, parseMachineConfig, type Logger, type MachineConfig } from "../../../core/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
-import { formatIssue } from "./validate-command.js";
+import { createLinuxLogging } from "../logging/index.js";
 import simMachine from "../../../examples/sim-machine.json";
 
 // Options that change how the server runs, which this version cannot honour yet: a user who
@@ -14,7 +14,6 @@ const notYetAvailable: Record<string, string> = {
   "cpuprofile": "CPU profiling is not available in this version",
   "disable-mdns": "multicast DNS discovery is not part of this version",
   "ftdc": "fulltime data capture is not part of this version",
-  "log-file": "log files are not available in this version; logs go to stderr",
   "no-tls": "this version serves nothing, with or without TLS",
   "output-telemetry": "telemetry is not available in this version",
   "reveal-sensitive-config-diffs": "config diffs are not printed by this version",
@@ -42,6 +41,23 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
   for (const [name, why] of Object.entries(notYetAvailable)) {
     if (flags.given.has(name)) say(`-${name} ignored: ${why}`);
   }
+  const logging = createLinuxLogging({
+    logFile: typeof flags.values["log-file"] === "string" ? flags.values["log-file"] : undefined,
+    debug: flags.values.debug === true,
+  });
+  try {
+    return loadAndReport(flags, say, logging.logger.child("config"), (config) => logging.engine.configure(loggingSettingsOf(config)));
+  } finally {
+    logging.close();
+  }
+}
+
+function loadAndReport(
+  flags: ParsedFlags,
+  say: (line: string) => void,
+  log: Logger,
+  applyLogging: (config: MachineConfig) => void,
+): number {
 
   const file = flags.values.config;
   let source: string | object = simMachine;
@@ -57,11 +73,23 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
   }
 
   const { config, issues } = parseMachineConfig(source);
-  for (const issue of issues) say(formatIssue(label, issue));
+  if (config) applyLogging(config);
+  for (const issue of issues) {
+    const fields = { file: label, path: issue.path };
+    if (issue.severity === "error") log.error(issue.message, fields);
+    else log.warn(issue.message, fields);
+  }
   if (!config) {
     say(`${label} cannot be used`);
     return 1;
   }
+  log.info("configuration loaded", {
+    file: label,
+    components: config.components.length,
+    services: config.services.length,
+    modules: config.modules.length,
+    issues: issues.length,
+  });
   say(
     `configuration ${label}: ${config.components.length} component(s), ${config.services.length} service(s), ` +
       `${config.modules.length} module(s), ${issues.length} issue(s)`,
