@@ -4,3 +4,5 @@ export * from "./config/index.js";
 export * from "./logging/index.js";
 export * from "./resource/index.js";
 export * from "./graph/index.js";
+export type { Clock } from "./clock.js";
+export { createManualClock, type ManualClock } from "./manual-clock.js";

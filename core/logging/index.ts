@@ -10,8 +10,6 @@ export type { LoggingSettings, LevelPlan, LevelChoice, LevelSource } from "./lev
 export { NOISY_MESSAGE_THRESHOLD, NOISY_WINDOW_MS, MAX_TRACKED_MESSAGES } from "./deduplicator.js";
 export { createLogEngine } from "./log-engine.js";
 export type { LogEngine, LogEngineOptions, Logger, LoggerOptions } from "./log-engine.js";
-export { createManualClock } from "./manual-clock.js";
-export type { ManualClock } from "./manual-clock.js";
 export { runLogScenario } from "./log-scenario.js";
 export type { LogScenarioInput, LogScenarioOutput, LogScenarioStep, LoggerRef } from "./log-scenario.js";
 export { MASK, SECRET_FIELD_NAMES, SECRET_PATHS, isSecretPath, maskSecretFields, maskSecrets } from "./secrets.js";

@@ -6,7 +6,7 @@ import type { LoggingSettings } from "./level-plan.js";
 import { createLogEngine, type Logger } from "./log-engine.js";
 import { createCollectingSink, type LogEntry } from "./log-entry.js";
 import { parseLogLevel, type LogLevel } from "./levels.js";
-import { createManualClock } from "./manual-clock.js";
+import { createManualClock } from "../manual-clock.js";
 
 /**
  * A logger reference: a plain name (`svc.networking`), `stderr:<module>` for a module's stderr,

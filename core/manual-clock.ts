@@ -1,10 +1,15 @@
 // A clock that moves only when told to, for tests and for scenarios that must give the same
 // answer on Node and in XS. Timers due at the same moment fire in the order they were set.
-import type { Clock } from "../clock.js";
+import type { Clock } from "./clock.js";
 
 export interface ManualClock extends Clock {
   /** Moves time forward by `ms`, firing every timer that falls due on the way, at its due time. */
   advance(ms: number): void;
+  /**
+   * Fires the earliest timer due at or before `limit` (time moves to its due time) and returns
+   * true, or returns false when none is due. Lets async tests settle promises between timers.
+   */
+  fireNext(limit: number): boolean;
   /** How many timers are waiting. */
   pending(): number;
 }
@@ -20,10 +25,15 @@ export function createManualClock(start = 0): ManualClock {
   let nextId = 1;
   let timers: Timer[] = [];
 
-  function nextDue(limit: number): Timer | undefined {
-    let best: Timer | undefined;
-    for (const timer of timers) if (timer.due <= limit && (best === undefined || timer.due < best.due)) best = timer;
-    return best;
+  function fireNext(limit: number): boolean {
+    let next: Timer | undefined;
+    for (const timer of timers) if (timer.due <= limit && (next === undefined || timer.due < next.due)) next = timer;
+    if (next === undefined) return false;
+    const fired = next;
+    timers = timers.filter((t) => t !== fired);
+    now = Math.max(now, fired.due);
+    fired.fn();
+    return true;
   }
 
   return {
@@ -38,14 +48,10 @@ export function createManualClock(start = 0): ManualClock {
     },
     advance(ms) {
       const target = now + ms;
-      for (let timer = nextDue(target); timer !== undefined; timer = nextDue(target)) {
-        const fired = timer;
-        timers = timers.filter((t) => t !== fired);
-        now = fired.due;
-        fired.fn();
-      }
+      while (fireNext(target));
       now = target;
     },
+    fireNext,
     pending: () => timers.length,
   };
 }

@@ -1,0 +1,138 @@
+// The registry of models per API: for each (api, model) pair, how to validate a configuration
+// entry and how to build the resource. Built-in models register at start-up; modules add and
+// remove theirs while the machine runs, so the registry announces every change to listeners
+// (the graph engine builds resources that were waiting for a model the moment it appears).
+import type { Clock } from "../clock.js";
+import type { ConfigIssue, ResourceConfig } from "../config/index.js";
+import type { LoggerLike, Resource } from "./resource.js";
+import { parseApi, parseModel, type ResourceName } from "./resource-name.js";
+
+/** What a validator finds in an entry's attributes. */
+export interface ModelValidation {
+  /** Resources this one cannot run without (a motor naming its board), full or simple names. */
+  requiredDependencies?: string[];
+  /** Resources used when present; the resource is built without them otherwise. */
+  optionalDependencies?: string[];
+  /** Problems with their paths, e.g. `components[2].attributes.pin`. */
+  issues?: ConfigIssue[];
+}
+
+/** The dependencies of a resource being built, by the name its configuration used or by full name. */
+export interface ResourceDependencies {
+  /** A dependency by full name or simple name; undefined for an optional one that is not running. */
+  get(name: string): Resource | undefined;
+  /** Full names of every dependency handed over. */
+  names(): string[];
+}
+
+export interface BuildContext {
+  readonly name: ResourceName;
+  readonly config: ResourceConfig;
+  readonly dependencies: ResourceDependencies;
+  readonly logger: LoggerLike;
+  readonly clock: Clock;
+  /** True once the build has timed out or the machine is shutting down; a late result is closed. */
+  cancelled(): boolean;
+}
+
+export interface ModelRegistration<R extends Resource = Resource> {
+  /** `namespace:type:subtype` */
+  api: string;
+  /** `namespace:family:name` */
+  model: string;
+  build(context: BuildContext): Promise<R>;
+  /** Checks the entry; `path` is where the entry sits in the configuration (`components[2]`). */
+  validate?(config: ResourceConfig, path: string): ModelValidation;
+  /** JSON schema of `attributes`, published by `-dump-resources`. */
+  attributesSchema?: Record<string, unknown>;
+}
+
+export interface RegisteredModel {
+  api: string;
+  model: string;
+  attributesSchema?: Record<string, unknown>;
+}
+
+export interface RegistryChange {
+  kind: "added" | "removed";
+  api: string;
+  model: string;
+}
+
+export interface ModelRegistry {
+  /** Adds a model; returns the function that removes it again. Throws on a bad or duplicate pair. */
+  register(registration: ModelRegistration): () => void;
+  unregister(api: string, model: string): boolean;
+  lookup(api: string, model: string): ModelRegistration | undefined;
+  /** Every registration, sorted by API then model. */
+  list(): RegisteredModel[];
+  /** Bumped on every change, so callers can keep results derived from the registry. */
+  readonly generation: number;
+  onChange(listener: (change: RegistryChange) => void): () => void;
+}
+
+export class RegistrationError extends Error {
+  override name = "RegistrationError";
+}
+
+export function createModelRegistry(): ModelRegistry {
+  // API -> model -> registration: looked up once per build, so no key strings are made.
+  const models = new Map<string, Map<string, ModelRegistration>>();
+  const listeners = new Set<(change: RegistryChange) => void>();
+  let generation = 0;
+
+  function announce(change: RegistryChange): void {
+    generation++;
+    for (const listener of Array.from(listeners)) listener(change);
+  }
+
+  const registry: ModelRegistry = {
+    get generation() {
+      return generation;
+    },
+    register(registration) {
+      const api = parseApi(registration.api);
+      if (!api.ok) throw new RegistrationError(`cannot register model: ${api.error}`);
+      const model = parseModel(registration.model);
+      if (!model.ok) throw new RegistrationError(`cannot register model: ${model.error}`);
+      let ofApi = models.get(registration.api);
+      if (ofApi?.has(registration.model)) {
+        throw new RegistrationError(`model ${registration.model} is already registered for API ${registration.api}`);
+      }
+      if (!ofApi) models.set(registration.api, (ofApi = new Map()));
+      ofApi.set(registration.model, registration);
+      announce({ kind: "added", api: registration.api, model: registration.model });
+      return () => {
+        if (registry.lookup(registration.api, registration.model) === registration) registry.unregister(registration.api, registration.model);
+      };
+    },
+    unregister(api, model) {
+      const ofApi = models.get(api);
+      if (!ofApi || !ofApi.delete(model)) return false;
+      if (ofApi.size === 0) models.delete(api);
+      announce({ kind: "removed", api, model });
+      return true;
+    },
+    lookup(api, model) {
+      return models.get(api)?.get(model);
+    },
+    list() {
+      const all: RegisteredModel[] = [];
+      models.forEach((ofApi) =>
+        ofApi.forEach((r) => {
+          const entry: RegisteredModel = { api: r.api, model: r.model };
+          if (r.attributesSchema !== undefined) entry.attributesSchema = r.attributesSchema;
+          all.push(entry);
+        }),
+      );
+      return all.sort((a, b) => (a.api !== b.api ? (a.api < b.api ? -1 : 1) : a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+  return registry;
+}
