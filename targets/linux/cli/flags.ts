@@ -116,3 +116,31 @@ export function formatHelp(usage: string, specs: readonly FlagSpec[], style: "go
   });
   return `${usage}\n\nOptions:\n${lines.join("\n")}\n`;
 }
+
+/**
+ * Parses a program's command line the way both svc programs want it: a mistake prints the
+ * message and the usage on stderr and exits 2; `-help` prints the usage and exits 0.
+ */
+export function parseCommandLineOrExit(
+  program: string,
+  specs: readonly FlagSpec[],
+  usage: string,
+  style: "go" | "gnu",
+  argv: readonly string[] = process.argv.slice(2),
+  env: Record<string, string | undefined> = process.env,
+): ParsedFlags {
+  let flags: ParsedFlags;
+  try {
+    flags = parseFlags(specs, argv, env);
+    if (flags.positional.length > 0) throw new UsageError(`unexpected argument: ${flags.positional[0]}`);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${program}: ${e.message}\n\n${formatHelp(usage, specs, style)}`);
+    process.exit(2);
+  }
+  if (flags.values.help) {
+    process.stdout.write(formatHelp(usage, specs, style));
+    process.exit(0);
+  }
+  return flags;
+}
