@@ -4,5 +4,6 @@ export * from "./config/index.js";
 export * from "./logging/index.js";
 export * from "./resource/index.js";
 export * from "./graph/index.js";
+export * from "./components/index.js";
 export type { Clock } from "./clock.js";
 export { createManualClock, type ManualClock } from "./manual-clock.js";

@@ -1,0 +1,14 @@
+// The API and model triplets of the built-in models, as configurations and the wire name them.
+
+export const SENSOR_API = "rdk:component:sensor";
+export const BOARD_API = "rdk:component:board";
+export const MOTOR_API = "rdk:component:motor";
+export const SERVO_API = "rdk:component:servo";
+export const ENCODER_API = "rdk:component:encoder";
+export const MOVEMENT_SENSOR_API = "rdk:component:movement_sensor";
+export const POWER_SENSOR_API = "rdk:component:power_sensor";
+export const GENERIC_COMPONENT_API = "rdk:component:generic";
+export const GENERIC_SERVICE_API = "rdk:service:generic";
+
+export const FAKE_MODEL = "rdk:builtin:fake";
+export const GPIO_MODEL = "rdk:builtin:gpio";

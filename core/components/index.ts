@@ -1,0 +1,43 @@
+// Public face of core/components: the component and service APIs as TypeScript interfaces, the
+// built-in models (fakes of every API and the GPIO motor) and their registration, and a motor
+// scenario for cross-engine tests.
+export {
+  BOARD_API,
+  ENCODER_API,
+  FAKE_MODEL,
+  GENERIC_COMPONENT_API,
+  GENERIC_SERVICE_API,
+  GPIO_MODEL,
+  MOTOR_API,
+  MOVEMENT_SENSOR_API,
+  POWER_SENSOR_API,
+  SENSOR_API,
+  SERVO_API,
+} from "./api-names.js";
+export { ComponentError } from "./component-error.js";
+export type { ComponentErrorCode } from "./component-error.js";
+export type { Commandable, Extra } from "./apis/commandable.js";
+export { isActuator } from "./apis/actuator.js";
+export type { Actuator } from "./apis/actuator.js";
+export type { Sensor } from "./apis/sensor.js";
+export { isBoard } from "./apis/board.js";
+export type { AnalogValue, Board } from "./apis/board.js";
+export type { Motor, MotorPowerState, MotorProperties } from "./apis/motor.js";
+export type { Servo } from "./apis/servo.js";
+export type { Encoder, EncoderPosition, EncoderPositionType, EncoderProperties } from "./apis/encoder.js";
+export type {
+  GeoPoint,
+  GeoPosition,
+  MovementSensor,
+  MovementSensorProperties,
+  Orientation,
+  Vector3,
+} from "./apis/movement-sensor.js";
+export type { PowerSensor } from "./apis/power-sensor.js";
+export type { GenericComponent, GenericService } from "./apis/generic.js";
+export { isFakeEncoder } from "./fake/encoder.js";
+export type { FakeEncoder } from "./fake/encoder.js";
+export { builtinModels, registerBuiltinModels } from "./register-builtins.js";
+export type { BuiltinModelOptions } from "./register-builtins.js";
+export { runMotorScenario } from "./motor-scenario.js";
+export type { MotorScenarioInput, MotorScenarioOutput, MotorScenarioSample, MotorScenarioStep } from "./motor-scenario.js";
