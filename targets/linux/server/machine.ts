@@ -1,0 +1,136 @@
+// The running machine on Linux: the model registry with the built-in models on simulated boards,
+// the graph engine, and the configuration it runs. Configuration flows one way through it:
+// text -> parse -> acceptance -> log levels -> graph engine. It serves nothing itself; the API
+// server reads it.
+import { createHash } from "node:crypto";
+import {
+  createGraphEngine,
+  createModelRegistry,
+  formatConfigDiff,
+  loggingSettingsOf,
+  parseMachineConfig,
+  registerBuiltinModels,
+  type ApplyResult,
+  type Clock,
+  type ConfigIssue,
+  type GraphEngine,
+  type LogEngine,
+  type Logger,
+  type MachineConfig,
+  type ModelRegistry,
+  type ShutdownReport,
+} from "../../../core/index.js";
+import { createSimBoard } from "../../../hal/sim/index.js";
+import { acceptConfig } from "./config-acceptance.js";
+
+export interface MachineOptions {
+  logEngine: LogEngine;
+  clock: Clock;
+  /** -reveal-sensitive-config-diffs */
+  revealSecrets?: boolean;
+  /** Leaves out entries this machine will not run (e.g. -untrusted-env), with an issue for each. */
+  screen?: (config: MachineConfig) => { config: MachineConfig; issues: ConfigIssue[] };
+  buildTimeoutMs?: number;
+}
+
+export interface RunningConfig {
+  config: MachineConfig;
+  issues: ConfigIssue[];
+  revision: string;
+  origin: string;
+}
+
+export type LoadResult =
+  | { outcome: "refused"; reason: string; issues: ConfigIssue[] }
+  | { outcome: "unchanged"; revision: string }
+  | ApplyResult;
+
+export interface Machine {
+  readonly engine: GraphEngine;
+  readonly registry: ModelRegistry;
+  /** Reads a configuration and applies it; resolves when it is applied, deferred or refused. */
+  load(source: string | object, origin: string): Promise<LoadResult>;
+  current(): RunningConfig | undefined;
+  /** The last configuration that was refused, and why; cleared when one is applied. */
+  lastRefusal(): { reason: string; origin: string; issues: ConfigIssue[] } | undefined;
+  close(): Promise<ShutdownReport>;
+}
+
+export function createMachine(options: MachineOptions): Machine {
+  const log = options.logEngine.logger("svc.config");
+  const registry = createModelRegistry();
+  // Each fake board gets its own simulated board, so two boards never share pins.
+  registerBuiltinModels(registry, { ioForBoard: (config) => createSimBoard({ name: config.name }).io });
+  const engine = createGraphEngine({
+    registry,
+    clock: options.clock,
+    logger: options.logEngine.logger("svc.resource_manager"),
+    loggerFor: (_name, config) => options.logEngine.resourceLogger(config.api, config.name),
+    buildTimeoutMs: options.buildTimeoutMs,
+  });
+  let running: RunningConfig | undefined;
+  let refusal: { reason: string; origin: string; issues: ConfigIssue[] } | undefined;
+
+  function reportIssues(issues: readonly ConfigIssue[], origin: string, known: readonly ConfigIssue[]): void {
+    const seen = new Set(known.map((i) => `${i.path}\u0000${i.message}`));
+    for (const issue of issues) {
+      if (seen.has(`${issue.path}\u0000${issue.message}`)) continue;
+      const write = issue.severity === "error" ? log.error : log.warn;
+      write.call(log, issue.message, { file: origin, path: issue.path });
+    }
+  }
+
+  async function load(source: string | object, origin: string): Promise<LoadResult> {
+    const text = typeof source === "string" ? source : JSON.stringify(source);
+    const revision = createHash("sha256").update(text).digest("hex").slice(0, 12);
+    if (running && running.revision === revision) return { outcome: "unchanged", revision };
+
+    const parsed = parseMachineConfig(source);
+    const screened = parsed.config && options.screen ? options.screen(parsed.config) : undefined;
+    const issues = [...parsed.issues, ...(screened?.issues ?? [])];
+    const acceptance = acceptConfig({ config: screened?.config ?? parsed.config, issues }, running);
+    if (!acceptance.accepted) {
+      refusal = { reason: acceptance.reason, origin, issues: acceptance.newErrors };
+      reportIssues(acceptance.newErrors, origin, []);
+      log.error(
+        running ? "configuration refused; the machine keeps running as it was" : "configuration cannot be used",
+        { file: origin, reason: acceptance.reason },
+      );
+      return { outcome: "refused", reason: acceptance.reason, issues: acceptance.newErrors };
+    }
+
+    const config = acceptance.config;
+    reportIssues(issues, origin, running?.issues ?? []);
+    if (running) {
+      for (const line of formatConfigDiff(running.config, config, { reveal: options.revealSecrets })) {
+        log.info(`config change: ${line}`, { file: origin });
+      }
+    }
+    options.logEngine.configure(loggingSettingsOf(config));
+    const previous = running;
+    running = { config, issues, revision, origin };
+    refusal = undefined;
+    const result = await engine.apply(config, { revision });
+    if (result.outcome === "applied") {
+      log.info(previous ? "configuration applied" : "configuration loaded", {
+        file: origin,
+        revision,
+        components: config.components.length,
+        services: config.services.length,
+        modules: config.modules.length,
+      });
+    } else if (result.outcome === "deferred") {
+      log.info("configuration deferred until the maintenance window allows it", { file: origin, reason: result.reason });
+    }
+    return result;
+  }
+
+  return {
+    engine,
+    registry,
+    load,
+    current: () => running,
+    lastRefusal: () => refusal,
+    close: () => engine.close(),
+  };
+}
