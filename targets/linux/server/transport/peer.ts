@@ -1,0 +1,19 @@
+// Who is calling, for interceptors that decide by it (credentials over plaintext are accepted
+// only from loopback peers): read with `context.values.get(peerKey)`.
+import { createContextKey } from "@connectrpc/connect";
+
+export interface Peer {
+  /** The remote IP address, as the socket reports it ("127.0.0.1", "::ffff:10.0.0.2"). */
+  readonly address: string;
+  /** True when the connection is TLS. */
+  readonly secure: boolean;
+}
+
+export const peerKey = createContextKey<Peer>({ address: "", secure: false }, { description: "svc peer" });
+
+const loopback = /^(127\.|::1$|::ffff:127\.)/;
+
+/** True for addresses that never leave the machine. */
+export function isLoopbackAddress(address: string): boolean {
+  return loopback.test(address);
+}

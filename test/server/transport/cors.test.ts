@@ -1,0 +1,93 @@
+// A browser page on another origin can call the API: preflights are answered with the headers
+// gRPC-web, Connect and the Viam SDK send, responses carry the origin and expose grpc-status.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiServer, type ApiServer } from "../../../targets/linux/server/transport/index.js";
+import { getReadingsPath, sensorRoutes } from "./sensor-fixture.js";
+
+const origin = "https://app.example.com";
+let open: ApiServer;
+let restricted: ApiServer;
+
+beforeAll(async () => {
+  open = await createApiServer({ bindAddress: "127.0.0.1:0", routes: sensorRoutes });
+  restricted = await createApiServer({
+    bindAddress: "127.0.0.1:0",
+    routes: sensorRoutes,
+    cors: { allowedOrigins: [origin], extraAllowedHeaders: ["x-trace"] },
+  });
+});
+afterAll(() => Promise.all([open.close(), restricted.close()]));
+
+const preflight = (server: ApiServer, from: string, extra: Record<string, string> = {}) =>
+  fetch(`${server.url}${getReadingsPath}`, {
+    method: "OPTIONS",
+    headers: {
+      origin: from,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type,x-grpc-web,x-user-agent,authorization",
+      ...extra,
+    },
+  });
+
+const grpcWebCall = (server: ApiServer, from?: string) =>
+  fetch(`${server.url}${getReadingsPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1", ...(from ? { origin: from } : {}) },
+    body: new Uint8Array([0, 0, 0, 0, 0]),
+  });
+
+describe("CORS", () => {
+  it("answers a preflight with the origin, methods and every header the clients send", async () => {
+    const response = await preflight(open, origin);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(response.headers.get("access-control-allow-credentials")).toBe("true");
+    expect(response.headers.get("access-control-allow-methods")?.split(", ")).toEqual(expect.arrayContaining(["POST", "GET"]));
+    const allowed = response.headers.get("access-control-allow-headers")?.split(", ");
+    for (const header of [
+      "content-type",
+      "x-grpc-web",
+      "x-user-agent",
+      "grpc-timeout",
+      "authorization",
+      "connect-protocol-version",
+      "connect-timeout-ms",
+      "viam-sid",
+      "rpc-host",
+    ]) {
+      expect(allowed).toContain(header);
+    }
+    expect(response.headers.get("vary")).toBe("Origin");
+  });
+
+  it("lets a page on a public site reach a machine on the local network", async () => {
+    const response = await preflight(open, origin, { "access-control-request-private-network": "true" });
+    expect(response.headers.get("access-control-allow-private-network")).toBe("true");
+  });
+
+  it("marks a real call with the origin and exposes the gRPC status headers", async () => {
+    const response = await grpcWebCall(open, "http://localhost:5173");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+    expect(response.headers.get("access-control-expose-headers")?.split(", ")).toEqual(
+      expect.arrayContaining(["Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin"]),
+    );
+  });
+
+  it("adds nothing for a client that sends no Origin", async () => {
+    const response = await grpcWebCall(open);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("with a list of origins, allows only those, plus the extra headers asked for", async () => {
+    const allowed = await preflight(restricted, origin);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(allowed.headers.get("access-control-allow-headers")?.split(", ")).toContain("x-trace");
+    const other = await preflight(restricted, "https://elsewhere.example");
+    expect(other.status).toBe(204);
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    const call = await grpcWebCall(restricted, "https://elsewhere.example");
+    expect(call.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
