@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages svc's tests and hardware backends use, once.
 # Idempotent: packages already present are skipped; without root it only says what is missing.
-PACKAGES=""
+# systemd: systemd-analyze verifies the unit --aix-install writes; openssl: TLS test certificates.
+PACKAGES="systemd openssl"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

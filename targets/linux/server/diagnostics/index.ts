@@ -1,0 +1,18 @@
+// Public face of the server's diagnostics: -dump-resources, -cpuprofile, -webprofile,
+// -output-telemetry and -network-check.
+export { DiagnosticsError } from "./diagnostics-error.js";
+export { dumpResources, resourceDump, type ResourceDumpEntry } from "./dump-resources.js";
+export { startCpuProfile, startCpuProfileFile, type CpuProfileFile, type RunningCpuProfile } from "./cpu-profile.js";
+export { takeHeapSnapshot } from "./heap-snapshot.js";
+export { webProfileRoutes, type WebProfileOptions } from "./web-profile.js";
+export { createTelemetry, type SpanAttributes, type Telemetry, type TelemetryOptions } from "./telemetry.js";
+export { createLatencyHistogram, type LatencyHistogram, type LatencySummary } from "./latency-histogram.js";
+export {
+  formatNetworkChecks,
+  parseAppAddress,
+  runNetworkChecks,
+  type CheckOutcome,
+  type NetworkCheck,
+  type NetworkCheckOptions,
+  type NetworkCheckResult,
+} from "./network-check.js";

@@ -1,0 +1,165 @@
+// -output-telemetry: metrics and spans printed as JSON lines on stdout. Metrics (every call by
+// method with its count, errors by code and latency percentiles since start; resources by
+// state) are printed periodically and at exit. Spans (each call, and whatever the machine wraps
+// in `span()`, reconfigurations above all) carry their start, duration and outcome. Call spans
+// wait for the next metrics line and are capped per period, so a busy server is not slowed by
+// its own telemetry; the line says how many were dropped.
+import { Code, ConnectError, type Interceptor, type StreamResponse } from "@connectrpc/connect";
+import { createLatencyHistogram, type LatencyHistogram } from "./latency-histogram.js";
+
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+export interface TelemetryOptions {
+  /** Where lines go. Default: process.stdout. */
+  write?: (line: string) => void;
+  /** Between metrics lines. Default 10 s. */
+  intervalMs?: number;
+  /** Resource counts by state ("ready": 3, "failed": 1) at the time of each metrics line. */
+  resourceStates?: () => Record<string, number>;
+  /** Call spans printed per period at most. Default 1000. */
+  maxCallSpansPerInterval?: number;
+  /** Wall clock in milliseconds, with fractions. Default performance.timeOrigin + performance.now(). */
+  now?: () => number;
+}
+
+export interface Telemetry {
+  /** Records every call it sees: put it first, so refused calls count too. */
+  readonly interceptor: Interceptor;
+  /** Runs `fn` as a span named `name` (printed at once) and returns what it returns. */
+  span<T>(name: string, fn: () => T | Promise<T>, attributes?: SpanAttributes): Promise<T>;
+  /** Counts a finished call; `code` is undefined for a success. */
+  recordCall(method: string, startMs: number, durationMs: number, code?: Code): void;
+  /** Prints the metrics line (and pending call spans) now. */
+  flush(): void;
+  /** Prints a last time and stops the timer. */
+  close(): void;
+}
+
+interface MethodStats {
+  count: number;
+  errors: number;
+  codes: Record<string, number>;
+  latency: LatencyHistogram;
+}
+
+export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
+  const write = options.write ?? ((line: string) => void process.stdout.write(line));
+  const now = options.now ?? (() => performance.timeOrigin + performance.now());
+  const maxCallSpans = options.maxCallSpansPerInterval ?? 1000;
+  const methods = new Map<string, MethodStats>();
+  let pendingSpans: string[] = [];
+  let droppedSpans = 0;
+  let closed = false;
+
+  const emit = (record: object) => write(`${JSON.stringify(record)}\n`);
+  const spanRecord = (name: string, startMs: number, durationMs: number, error: string | undefined, attributes?: SpanAttributes) => ({
+    type: "span",
+    name,
+    start: new Date(startMs).toISOString(),
+    duration_ms: round(durationMs),
+    outcome: error === undefined ? "ok" : "error",
+    ...(error === undefined ? {} : { error }),
+    ...(attributes && Object.keys(attributes).length > 0 ? { attributes } : {}),
+  });
+
+  const telemetry: Telemetry = {
+    interceptor: (next) => async (req) => {
+      const method = `/${req.service.typeName}/${req.method.name}`;
+      const start = now();
+      let res;
+      try {
+        res = await next(req);
+      } catch (error) {
+        telemetry.recordCall(method, start, now() - start, ConnectError.from(error).code);
+        throw error;
+      }
+      if (!res.stream) {
+        telemetry.recordCall(method, start, now() - start);
+        return res;
+      }
+      // A streamed answer ends when its last message is sent, not when the handler returns.
+      return { ...res, message: observeStream(res.message, (code) => telemetry.recordCall(method, start, now() - start, code)) } as StreamResponse;
+    },
+    async span(name, fn, attributes) {
+      const start = now();
+      try {
+        const result = await fn();
+        if (!closed) emit(spanRecord(name, start, now() - start, undefined, attributes));
+        return result;
+      } catch (error) {
+        if (!closed) emit(spanRecord(name, start, now() - start, error instanceof Error ? error.message : String(error), attributes));
+        throw error;
+      }
+    },
+    recordCall(method, startMs, durationMs, code) {
+      let stats = methods.get(method);
+      if (!stats) {
+        stats = { count: 0, errors: 0, codes: {}, latency: createLatencyHistogram() };
+        methods.set(method, stats);
+      }
+      stats.count++;
+      stats.latency.record(durationMs);
+      const codeName = code === undefined ? undefined : codeNameOf(code);
+      if (codeName !== undefined) {
+        stats.errors++;
+        stats.codes[codeName] = (stats.codes[codeName] ?? 0) + 1;
+      }
+      if (closed) return;
+      if (pendingSpans.length < maxCallSpans) {
+        const attributes = codeName === undefined ? undefined : { code: codeName };
+        pendingSpans.push(JSON.stringify(spanRecord(`call ${method}`, startMs, durationMs, codeName, attributes)));
+      } else {
+        droppedSpans++;
+      }
+    },
+    flush() {
+      const spans = pendingSpans;
+      pendingSpans = [];
+      if (spans.length > 0) write(`${spans.join("\n")}\n`);
+      const calls: Record<string, object> = {};
+      for (const [method, stats] of [...methods.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        calls[method] = { count: stats.count, errors: stats.errors, codes: stats.codes, latency_ms: stats.latency.summary() };
+      }
+      emit({
+        type: "metrics",
+        time: new Date(now()).toISOString(),
+        calls,
+        resources: options.resourceStates?.() ?? {},
+        spans_dropped: droppedSpans,
+      });
+      droppedSpans = 0;
+    },
+    close() {
+      if (closed) return;
+      clearInterval(timer);
+      telemetry.flush();
+      closed = true;
+    },
+  };
+
+  const timer = setInterval(() => telemetry.flush(), options.intervalMs ?? 10_000);
+  timer.unref();
+  return telemetry;
+}
+
+async function* observeStream<T>(messages: AsyncIterable<T>, done: (code: Code | undefined) => void): AsyncIterable<T> {
+  let outcome: Code | undefined = Code.Canceled;
+  try {
+    yield* messages;
+    outcome = undefined;
+  } catch (error) {
+    outcome = ConnectError.from(error).code;
+    throw error;
+  } finally {
+    done(outcome);
+  }
+}
+
+// "NotFound" -> "not_found", as the gRPC codes are written on the wire in Connect.
+function codeNameOf(code: Code): string {
+  return (Code[code] ?? String(code)).replace(/[A-Z]/g, (c, i: number) => (i === 0 ? "" : "_") + c.toLowerCase());
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
