@@ -13,3 +13,13 @@ export { createMovementSensorService } from "./components/movement-sensor-servic
 export { createPowerSensorService } from "./components/power-sensor-service.js";
 export { createGenericComponentService } from "./components/generic-component-service.js";
 export { createGenericServiceService } from "./components/generic-service-service.js";
+export { uuidFrom } from "./operation-id.js";
+export { createOperations, runOperation, DEFAULT_MAX_ARGUMENTS_LENGTH } from "./operations.js";
+export type { OperationStart, Operations, OperationsOptions, OperationView, RunningOperation } from "./operations.js";
+export { createSessions, DEFAULT_HEARTBEAT_WINDOW_MS, DEFAULT_MAX_SESSIONS, SESSION_EXPIRED } from "./sessions.js";
+export type { SessionView, Sessions, SessionsOptions, StartedSession, Stoppable } from "./sessions.js";
+export { createCallRunner, SESSION_EXEMPT_METHODS } from "./call-runner.js";
+export type { CallRunner, CallRunnerOptions, CallStart } from "./call-runner.js";
+export * from "./robot/index.js";
+export { runSessionScenario } from "./session-scenario.js";
+export type { SessionScenarioInput, SessionScenarioOutput, SessionScenarioStep } from "./session-scenario.js";

@@ -1,0 +1,216 @@
+// Every call in flight is an operation: it has an id, its method, its request (as JSON, worked
+// out only when someone lists it, so the hot path pays nothing), a start time and its session.
+// Operations can be listed, cancelled (whatever the handler hooked with onCancel runs, and the
+// call answers CANCELED) and waited for, which is what GetOperations, CancelOperation and
+// BlockForOperation serve.
+import type { Clock } from "../clock.js";
+import { errorMessage, silentLogger, type LoggerLike } from "../resource/index.js";
+import type { CallInfo } from "./call.js";
+import { Code, RpcError } from "./status.js";
+
+/** Longest request JSON an operation lists; longer ones are listed by their length only. */
+export const DEFAULT_MAX_ARGUMENTS_LENGTH = 16_384;
+
+export interface OperationStart {
+  /** Full method path, "/viam.component.motor.v1.MotorService/GoFor". */
+  method: string;
+  /** The call's session, "" (or absent) when it has none. */
+  sessionId?: string;
+  /** The request as JSON; called only when the operation is listed. */
+  args?: () => unknown;
+  /** Told when the handler reports an actuator it drove (the session safety stop listens). */
+  drove?: (resource: { stop(): Promise<void> }, name: string) => void;
+}
+
+/** An operation as GetOperations lists it. */
+export interface OperationView {
+  id: string;
+  method: string;
+  /** The request as a JSON object, or `{ truncated: true, length }` when it is too long to list. */
+  arguments: Record<string, unknown>;
+  /** Clock time (ms) the call started. */
+  started: number;
+  /** "" when the call has no session. */
+  sessionId: string;
+}
+
+/** A call in flight. It is the CallInfo its handler receives. */
+export interface RunningOperation extends CallInfo {
+  readonly id: string;
+  readonly started: number;
+  /** Cancels the call once: the onCancel hooks run, and `reason` (CANCELED by default) is its answer. */
+  cancel(reason?: RpcError): void;
+  /** Why the call was cancelled; undefined while it was not. */
+  cancelReason(): RpcError | undefined;
+  /** Ends the operation: it leaves the list and whoever waits for it resumes. Later calls do nothing. */
+  finish(): void;
+}
+
+export interface Operations {
+  begin(start: OperationStart): RunningOperation;
+  /** Runs `fn` as an operation for its whole duration; see `runOperation`. */
+  run<T>(start: OperationStart, fn: (call: RunningOperation) => Promise<T>): Promise<T>;
+  /** Every operation in flight, oldest first, leaving out `except` (the caller's own). */
+  list(except?: CallInfo): OperationView[];
+  /** Cancels an operation; NOT_FOUND when no operation has that id (it may have just ended). */
+  cancel(id: string, reason?: RpcError): void;
+  /** Cancels every operation but `except`; returns how many. */
+  cancelAll(except?: CallInfo, reason?: RpcError): number;
+  /** Resolves when the operation ends; at once when none has that id (ended or never was). */
+  wait(id: string): Promise<void>;
+  count(): number;
+}
+
+export interface OperationsOptions {
+  clock: Clock;
+  /** Makes an operation id (a UUID, see `uuidFrom`). */
+  newId: () => string;
+  maxArgumentsLength?: number;
+  /** Where a failing onCancel hook is reported. */
+  logger?: LoggerLike;
+}
+
+interface Entry {
+  op: RunningOperation;
+  start: OperationStart;
+  args?: Record<string, unknown>;
+  waiters: Array<() => void>;
+}
+
+/**
+ * Runs `fn` as `op` and finishes it however `fn` ends. A cancelled call answers the cancel reason
+ * even when its handler returned normally (a stopped GoFor returns; its caller must still learn
+ * that it was cut short).
+ */
+export async function runOperation<T>(op: RunningOperation, fn: (call: RunningOperation) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await fn(op);
+  } catch (thrown) {
+    throw op.cancelReason() ?? thrown;
+  } finally {
+    op.finish();
+  }
+  const reason = op.cancelReason();
+  if (reason) throw reason;
+  return result;
+}
+
+export function createOperations(options: OperationsOptions): Operations {
+  const { clock, newId } = options;
+  const maxLength = options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
+  const logger = options.logger ?? silentLogger;
+  const running = new Map<string, Entry>();
+
+  function begin(start: OperationStart): RunningOperation {
+    let id = newId();
+    while (running.has(id)) id = newId();
+    const method = start.method;
+    let reason: RpcError | undefined;
+    let hooks: Array<() => void> = [];
+    let finished = false;
+
+    const runHook = (fn: () => void) => {
+      try {
+        fn();
+      } catch (thrown) {
+        logger.error(`cancelling ${method}: a cancel hook failed: ${errorMessage(thrown)}`, { operation: id });
+      }
+    };
+
+    const op: RunningOperation = {
+      id,
+      method,
+      sessionId: start.sessionId ?? "",
+      started: clock.now(),
+      cancelled: () => reason !== undefined,
+      onCancel(fn) {
+        if (reason !== undefined) {
+          runHook(fn);
+          return () => {};
+        }
+        if (finished) return () => {};
+        hooks.push(fn);
+        return () => {
+          hooks = hooks.filter((h) => h !== fn);
+        };
+      },
+      drove(resource, name) {
+        start.drove?.(resource, name);
+      },
+      cancel(why) {
+        if (reason !== undefined || finished) return;
+        reason = why ?? new RpcError(Code.Canceled, `operation ${id} (${method}) was cancelled`);
+        const fns = hooks;
+        hooks = [];
+        for (const fn of fns) runHook(fn);
+      },
+      cancelReason: () => reason,
+      finish() {
+        if (finished) return;
+        finished = true;
+        hooks = [];
+        const entry = running.get(id);
+        running.delete(id);
+        if (entry) for (const resume of entry.waiters) resume();
+      },
+    };
+    running.set(id, { op, start, waiters: [] });
+    return op;
+  }
+
+  function argumentsOf(entry: Entry): Record<string, unknown> {
+    if (entry.args === undefined) entry.args = boundArguments(entry.start.args, maxLength);
+    return entry.args;
+  }
+
+  return {
+    begin,
+    run: (start, fn) => runOperation(begin(start), fn),
+    list(except) {
+      const views: OperationView[] = [];
+      running.forEach((entry) => {
+        if (entry.op === except) return;
+        const { id, method, started, sessionId } = entry.op;
+        views.push({ id, method, arguments: argumentsOf(entry), started, sessionId });
+      });
+      return views;
+    },
+    cancel(id, reason) {
+      const entry = running.get(id);
+      if (!entry) throw new RpcError(Code.NotFound, `no operation ${JSON.stringify(id)} is running`);
+      entry.op.cancel(reason);
+    },
+    cancelAll(except, reason) {
+      let n = 0;
+      for (const entry of Array.from(running.values())) {
+        if (entry.op === except) continue;
+        entry.op.cancel(reason);
+        n++;
+      }
+      return n;
+    },
+    wait(id) {
+      const entry = running.get(id);
+      if (!entry) return Promise.resolve();
+      return new Promise<void>((resolve) => entry.waiters.push(resolve));
+    },
+    count: () => running.size,
+  };
+}
+
+function boundArguments(args: (() => unknown) | undefined, maxLength: number): Record<string, unknown> {
+  if (args === undefined) return {};
+  let value: unknown;
+  let text: string | undefined;
+  try {
+    value = args();
+    text = JSON.stringify(value);
+  } catch (thrown) {
+    return { unreadable: errorMessage(thrown) };
+  }
+  if (text === undefined) return {};
+  if (text.length > maxLength) return { truncated: true, length: text.length };
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  return { value };
+}

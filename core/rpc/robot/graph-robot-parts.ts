@@ -1,0 +1,73 @@
+// The part of RobotServiceDeps a graph engine answers: which resources run, their statuses, when
+// the configuration was applied, and stopping every actuator. Platform neutral, so the Linux
+// server and the MCU share it.
+import type { Clock } from "../../clock.js";
+import { isActuator, type Actuator } from "../../components/index.js";
+import type { GraphEngine } from "../../graph/index.js";
+import { errorMessage, parseResourceName, silentLogger, type LoggerLike, type Resource, type ResourceName } from "../../resource/index.js";
+import { Code, RpcError } from "../status.js";
+import type { RobotServiceDeps } from "./robot-service-deps.js";
+
+export interface GraphRobotPartsOptions {
+  /** Created before the engine applies its first configuration, so every applied time is seen. */
+  engine: GraphEngine;
+  clock: Clock;
+  logger?: LoggerLike;
+}
+
+export interface GraphRobotParts extends Pick<RobotServiceDeps, "resourceNames" | "machineStatus" | "configUpdatedAt" | "stopAll"> {
+  /** The running actuator under a full name, for the session safety stop. */
+  actuatorNamed(name: string): Actuator | undefined;
+  /** Stops following the engine's events. */
+  close(): void;
+}
+
+export function createGraphRobotParts(options: GraphRobotPartsOptions): GraphRobotParts {
+  const { engine, clock } = options;
+  const logger = options.logger ?? silentLogger;
+  let appliedAt = 0;
+  const unsubscribe = engine.onEvent((event) => {
+    if (event.kind === "applied") appliedAt = clock.now();
+  });
+
+  function running(): Array<{ name: string; resource: Resource }> {
+    const found: Array<{ name: string; resource: Resource }> = [];
+    for (const status of engine.status().resources) {
+      if (status.state !== "READY") continue;
+      const resource = engine.resource(status.name);
+      if (resource) found.push({ name: status.name, resource });
+    }
+    return found;
+  }
+
+  return {
+    resourceNames() {
+      const names: ResourceName[] = [];
+      for (const { name } of running()) {
+        const parsed = parseResourceName(name);
+        if (parsed.ok) names.push(parsed.value);
+      }
+      return names;
+    },
+    machineStatus: () => engine.status(),
+    configUpdatedAt: () => appliedAt,
+    async stopAll(extra) {
+      const actuators: Array<{ name: string; resource: Actuator }> = [];
+      for (const r of running()) if (isActuator(r.resource)) actuators.push({ name: r.name, resource: r.resource });
+      const outcomes = await Promise.allSettled(actuators.map((a) => Promise.resolve().then(() => a.resource.stop(extra.get(a.name)))));
+      const failures: string[] = [];
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === "rejected") failures.push(`${actuators[i]!.name}: ${errorMessage(outcome.reason)}`);
+      });
+      if (failures.length === 0) return;
+      const message = `StopAll: ${failures.length} of ${actuators.length} actuators could not be stopped: ${failures.join("; ")}`;
+      logger.error(message);
+      throw new RpcError(Code.Unknown, message);
+    },
+    actuatorNamed(name) {
+      const resource = engine.resource(name);
+      return resource && isActuator(resource) ? resource : undefined;
+    },
+    close: unsubscribe,
+  };
+}

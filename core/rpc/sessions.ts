@@ -1,0 +1,199 @@
+// Client sessions and the safety stop. A client starts a session and sends a heartbeat within
+// every window; each call it makes under the session counts as one too. An actuator belongs to
+// the session that last drove it (a call without a session takes it away from every session).
+// When a session's window passes without a heartbeat, the session ends and every actuator still
+// belonging to it is stopped, so a client that vanishes mid-movement leaves nothing moving.
+import type { Clock } from "../clock.js";
+import { errorMessage, silentLogger, type LoggerLike } from "../resource/index.js";
+import { Code, RpcError } from "./status.js";
+
+export const DEFAULT_HEARTBEAT_WINDOW_MS = 2_000;
+export const DEFAULT_MAX_SESSIONS = 1_024;
+
+/**
+ * The message of the error for an unknown or ended session: the official SDKs look for exactly
+ * this (with INVALID_ARGUMENT) to drop their session and start a new one.
+ */
+export const SESSION_EXPIRED = "SESSION_EXPIRED";
+
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+export interface SessionsOptions {
+  clock: Clock;
+  /** Makes a session id (a UUID, see `uuidFrom`). */
+  newId: () => string;
+  /** How long a session lives without a heartbeat. Default 2 s. */
+  heartbeatWindowMs?: number;
+  /** Sessions alive at once; one more is refused with RESOURCE_EXHAUSTED. Default 1024. */
+  maxSessions?: number;
+  logger?: LoggerLike;
+  /**
+   * The actuator running under a full name now. When given, the safety stop stops that one, so
+   * a resource rebuilt since it was driven is still stopped; otherwise the instance that was driven.
+   */
+  actuatorNamed?: (name: string) => Stoppable | undefined;
+}
+
+export interface StartedSession {
+  id: string;
+  heartbeatWindowMs: number;
+  /** True when `resume` named a live session, which continues. */
+  resumed: boolean;
+}
+
+export interface SessionView {
+  id: string;
+  /** Clock time (ms) the session ends without another heartbeat. */
+  deadline: number;
+  /** Full names of the actuators that would be stopped if it ended now. */
+  driving: string[];
+}
+
+export interface Sessions {
+  readonly heartbeatWindowMs: number;
+  /** Starts a session, or continues the live session `resume` names (a new one when it is gone). */
+  start(resume?: string): StartedSession;
+  /** Refreshes a live session; INVALID_ARGUMENT "SESSION_EXPIRED" when there is none by that id. */
+  heartbeat(id: string): void;
+  /** Records that a call under `sessionId` ("" for none) drove the actuator `name`. */
+  associate(sessionId: string, name: string, actuator: Stoppable): void;
+  list(): SessionView[];
+  /** Resolves once the safety stops under way have settled. */
+  settled(): Promise<void>;
+  /** Forgets every session without stopping anything (the server is going away). */
+  close(): void;
+}
+
+interface Session {
+  id: string;
+  deadline: number;
+  timer: unknown;
+}
+
+interface Driven {
+  sessionId: string;
+  actuator: Stoppable;
+}
+
+export function createSessions(options: SessionsOptions): Sessions {
+  const { clock, newId } = options;
+  const windowMs = positiveOr(options.heartbeatWindowMs, DEFAULT_HEARTBEAT_WINDOW_MS);
+  const maxSessions = positiveOr(options.maxSessions, DEFAULT_MAX_SESSIONS);
+  const logger = options.logger ?? silentLogger;
+  const sessions = new Map<string, Session>();
+  const driven = new Map<string, Driven>();
+  let stopping: Promise<unknown>[] = [];
+
+  // One timer per session, set for its deadline. A heartbeat only moves the deadline; the timer,
+  // when it fires early, sets itself again for what is left.
+  function arm(session: Session): void {
+    session.timer = clock.setTimeout(() => expireIfDue(session), session.deadline - clock.now());
+  }
+
+  function expireIfDue(session: Session): void {
+    if (sessions.get(session.id) !== session) return;
+    if (session.deadline > clock.now()) {
+      arm(session);
+      return;
+    }
+    sessions.delete(session.id);
+    safetyStop(session.id);
+  }
+
+  function safetyStop(id: string): void {
+    const names: string[] = [];
+    driven.forEach((d, name) => {
+      if (d.sessionId === id) names.push(name);
+    });
+    if (names.length === 0) {
+      logger.debug(`session ${id} ended: no heartbeat for ${windowMs} ms`, { session: id });
+      return;
+    }
+    logger.warn(`session ${id} ended without a heartbeat for ${windowMs} ms: stopping ${names.join(", ")}`, {
+      session: id,
+      resources: names,
+    });
+    for (const name of names) {
+      const recorded = driven.get(name)!.actuator;
+      driven.delete(name);
+      const actuator = options.actuatorNamed?.(name) ?? recorded;
+      const done = Promise.resolve()
+        .then(() => actuator.stop())
+        .then(
+          () => logger.info(`safety stop: stopped ${name}`, { session: id, resource: name }),
+          (thrown) => logger.error(`safety stop: could not stop ${name}: ${errorMessage(thrown)}`, { session: id, resource: name }),
+        );
+      stopping.push(done);
+      void done.then(() => {
+        stopping = stopping.filter((p) => p !== done);
+      });
+    }
+  }
+
+  function live(id: string): Session {
+    const session = sessions.get(id);
+    // A timer may not have fired yet for a session that is already past its deadline.
+    if (!session || session.deadline <= clock.now()) {
+      if (session) expireIfDue(session);
+      throw new RpcError(Code.InvalidArgument, SESSION_EXPIRED);
+    }
+    return session;
+  }
+
+  return {
+    heartbeatWindowMs: windowMs,
+    start(resume) {
+      if (resume) {
+        const existing = sessions.get(resume);
+        if (existing && existing.deadline > clock.now()) {
+          existing.deadline = clock.now() + windowMs;
+          return { id: resume, heartbeatWindowMs: windowMs, resumed: true };
+        }
+      }
+      if (sessions.size >= maxSessions) {
+        throw new RpcError(Code.ResourceExhausted, `too many sessions at once (${maxSessions}); end one or let it lapse`);
+      }
+      let id = newId();
+      while (sessions.has(id)) id = newId();
+      const session: Session = { id, deadline: clock.now() + windowMs, timer: undefined };
+      sessions.set(id, session);
+      arm(session);
+      return { id, heartbeatWindowMs: windowMs, resumed: false };
+    },
+    heartbeat(id) {
+      live(id).deadline = clock.now() + windowMs;
+    },
+    associate(sessionId, name, actuator) {
+      if (sessionId === "") {
+        driven.delete(name);
+        return;
+      }
+      if (sessions.has(sessionId)) driven.set(name, { sessionId, actuator });
+    },
+    list() {
+      const views: SessionView[] = [];
+      sessions.forEach((s) => {
+        const names: string[] = [];
+        driven.forEach((d, name) => {
+          if (d.sessionId === s.id) names.push(name);
+        });
+        views.push({ id: s.id, deadline: s.deadline, driving: names });
+      });
+      return views;
+    },
+    async settled() {
+      while (stopping.length > 0) await Promise.all(stopping);
+    },
+    close() {
+      sessions.forEach((s) => clock.clearTimeout(s.timer));
+      sessions.clear();
+      driven.clear();
+    },
+  };
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return typeof value === "number" && value > 0 && isFinite(value) ? value : fallback;
+}

@@ -1,0 +1,99 @@
+// Everything svc-server needs to serve the RobotService and run calls as operations under
+// sessions, in one place: operations and sessions on the wall clock with strong random ids, the
+// call interceptor, the RobotService routes over the graph engine, and the hook that hands
+// driven actuators to the sessions for the component services.
+import { randomUUID } from "node:crypto";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import {
+  createCallRunner,
+  createGraphRobotParts,
+  createOperations,
+  createRobotService,
+  createSessions,
+  type CallRunner,
+  type Clock,
+  type CloudConfig,
+  type GraphEngine,
+  type LoggerLike,
+  type Operations,
+  type ResourceStatus,
+  type Sessions,
+} from "../../../../core/index.js";
+import { createNodeClock } from "../../logging/index.js";
+import type { ConnectCallOptions } from "../rpc/index.js";
+import { createCallInterceptor } from "./call-interceptor.js";
+import { registerRobotService } from "./robot-routes.js";
+import { PLATFORM, VIAM_API_VERSION } from "./version.js";
+
+export interface RobotApiOptions {
+  engine: GraphEngine;
+  /** svc-server's own version (package.json). */
+  version: string;
+  /** The running configuration's cloud section, if any. */
+  cloud: () => CloudConfig | undefined;
+  /** Starts a graceful shutdown; called after the Shutdown answer is on its way. */
+  requestShutdown: () => void;
+  /** A session's heartbeat window. Default 2 s. */
+  heartbeatWindowMs?: number;
+  moduleStatuses?: () => ResourceStatus[];
+  logger?: LoggerLike;
+  /** The wall clock by default. */
+  clock?: Clock;
+}
+
+export interface RobotApi {
+  readonly operations: Operations;
+  readonly sessions: Sessions;
+  readonly runner: CallRunner;
+  /** Install on the API server, after authentication: every call becomes an operation. */
+  readonly interceptor: Interceptor;
+  /** Registers the RobotService. */
+  routes(router: ConnectRouter): void;
+  /** For the component services: actuators their calls drive are handed to the call's session. */
+  readonly callOptions: ConnectCallOptions;
+  /** Forgets sessions (stopping nothing) and stops following the engine. */
+  close(): void;
+}
+
+export function createRobotApi(options: RobotApiOptions): RobotApi {
+  const clock = options.clock ?? createNodeClock();
+  const logger = options.logger;
+  const parts = createGraphRobotParts({ engine: options.engine, clock, logger });
+  const operations = createOperations({ clock, newId: randomUUID, logger });
+  const sessions = createSessions({
+    clock,
+    newId: randomUUID,
+    heartbeatWindowMs: options.heartbeatWindowMs,
+    logger,
+    actuatorNamed: parts.actuatorNamed,
+  });
+  const runner = createCallRunner({ operations, sessions });
+  const handlers = createRobotService({
+    ...parts,
+    moduleStatuses: options.moduleStatuses,
+    version: { platform: PLATFORM, version: options.version, apiVersion: VIAM_API_VERSION },
+    operations,
+    sessions,
+    // The answer goes out first; the shutdown itself lets calls in flight finish.
+    requestShutdown: () => void setImmediate(options.requestShutdown),
+    cloudMetadata() {
+      const cloud = options.cloud();
+      return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
+    },
+  });
+
+  return {
+    operations,
+    sessions,
+    runner,
+    interceptor: createCallInterceptor({ runner }),
+    routes: (router) => registerRobotService(router, handlers),
+    callOptions: {
+      onActuatorDriven: (sessionId, name, resource) => sessions.associate(sessionId, name, resource),
+    },
+    close() {
+      sessions.close();
+      parts.close();
+    },
+  };
+}
