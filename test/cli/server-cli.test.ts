@@ -1,9 +1,11 @@
 // svc-server's command line, driven as a real process.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
+import { startSvcServer } from "../helpers/svc-server-process.js";
+import { waitFor } from "../helpers/wait-for.js";
 import packageJson from "../../package.json";
 
 const contractOptions = [
@@ -48,27 +50,38 @@ describe("svc-server options", () => {
     expect(stderr).toContain("Usage: svc-server");
   });
 
-  it("runs the built-in simulated machine by default and says it does not serve yet", () => {
-    const { code, stderr } = runCli("svc-server", []);
+  it("-dump-resources writes every registered API and model, sorted, and exits", () => {
+    const file = join(dir, "registrations.json");
+    const { code } = runCli("svc-server", ["-dump-resources", file]);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/built-in simulated machine.*9 component\(s\), 1 service\(s\)/);
-    expect(stderr).toContain("nothing listens on localhost:8080");
+    const dump = JSON.parse(readFileSync(file, "utf8")) as Array<{ api: string; model: string; attributes_schema: unknown }>;
+    expect(dump).toContainEqual(expect.objectContaining({ api: "rdk:component:motor", model: "rdk:builtin:gpio" }));
+    const keys = dump.map((d) => `${d.api} ${d.model}`);
+    expect(keys).toEqual([...keys].sort());
+    const missingDir = runCli("svc-server", ["-dump-resources", join(dir, "no", "such", "dir", "x.json")]);
+    expect(missingDir.code).toBe(1);
   });
 
-  it("writes its logs as JSON lines to -log-file, creating the directory", () => {
+  it("-network-check runs its checks, one line each, and skips the cloud ones without a cloud section", () => {
+    const file = write("no-cloud.json", {});
+    const { stdout } = runCli("svc-server", ["-network-check", "-config", file]);
+    expect(stdout).toMatch(/interfaces/);
+    expect(stdout).toMatch(/skipped +dns/);
+    expect(stdout).toMatch(/skipped +tcp/);
+  });
+});
+
+describe("svc-server running", () => {
+  it("writes its logs as JSON lines to -log-file, creating the directory, and says which options it ignores", async () => {
     const logFile = join(dir, "logs", "deeper", "svc.log");
-    const { code } = runCli("svc-server", ["-log-file", logFile, "-debug"]);
-    expect(code).toBe(0);
+    const server = await startSvcServer({ components: [{ name: "s", api: "rdk:component:sensor", model: "fake" }] }, {
+      args: ["-log-file", logFile, "-debug", "-webrtc=false"],
+    });
+    await waitFor(() => existsSync(logFile) && readFileSync(logFile, "utf8").includes("configuration loaded"));
+    expect(await server.stop()).toBe(0);
     const entries = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
-    expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 9, logger: "svc.config" }));
-  });
-
-  it("says so when given an option this version cannot honour, and refuses actions it cannot do", () => {
-    const ignored = runCli("svc-server", ["-cpuprofile", join(dir, "cpu.prof")]);
-    expect(ignored.stderr).toContain("-cpuprofile ignored");
-    const refused = runCli("svc-server", ["-dump-resources", join(dir, "dump.json")]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("-dump-resources:");
+    expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 1, logger: "svc.config" }));
+    expect(server.stderr()).toContain("-webrtc ignored");
   });
 });
 

@@ -29,7 +29,7 @@ export interface MachineOptions {
   /** -reveal-sensitive-config-diffs */
   revealSecrets?: boolean;
   /** Leaves out entries this machine will not run (e.g. -untrusted-env), with an issue for each. */
-  screen?: (config: MachineConfig) => { config: MachineConfig; issues: ConfigIssue[] };
+  screen?: (config: MachineConfig, written: unknown) => { config: MachineConfig; issues: ConfigIssue[] };
   buildTimeoutMs?: number;
 }
 
@@ -86,7 +86,7 @@ export function createMachine(options: MachineOptions): Machine {
     if (running && running.revision === revision) return { outcome: "unchanged", revision };
 
     const parsed = parseMachineConfig(source);
-    const screened = parsed.config && options.screen ? options.screen(parsed.config) : undefined;
+    const screened = parsed.config && options.screen ? options.screen(parsed.config, writtenJson(source)) : undefined;
     const issues = [...parsed.issues, ...(screened?.issues ?? [])];
     const acceptance = acceptConfig({ config: screened?.config ?? parsed.config, issues }, running);
     if (!acceptance.accepted) {
@@ -133,4 +133,14 @@ export function createMachine(options: MachineOptions): Machine {
     lastRefusal: () => refusal,
     close: () => engine.close(),
   };
+}
+
+/** The configuration as written, for reporting places in the file; undefined if it is not JSON. */
+function writtenJson(source: string | object): unknown {
+  if (typeof source !== "string") return source;
+  try {
+    return JSON.parse(source);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,99 +1,126 @@
-// Running svc-server. This version loads and checks the machine configuration and reports it;
-// the API server and the resource runtime are not part of it yet, so it says so and exits
-// rather than pretend to serve.
+// Running svc-server from its parsed command line: the one-off actions (-dump-resources,
+// -network-check, --aix-install), or the server itself until a signal or the Shutdown call.
 import { readFileSync } from "node:fs";
-import { loggingSettingsOf, parseMachineConfig, type Logger, type MachineConfig } from "../../../core/index.js";
+import { createModelRegistry, parseMachineConfig, registerBuiltinModels, type MachineConfig } from "../../../core/index.js";
+import { createSimBoard } from "../../../hal/sim/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
 import { createLinuxLogging } from "../logging/index.js";
+import { dumpResources, formatNetworkChecks, runNetworkChecks, startCpuProfileFile, type CpuProfileFile } from "./diagnostics/index.js";
+import { serve, type RunningServer } from "./serve.js";
+import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
+import { formatIssue } from "./validate-command.js";
 import simMachine from "../../../examples/sim-machine.json";
+import packageJson from "../../../package.json";
 
-// Options that change how the server runs, which this version cannot honour yet: a user who
-// gives one is told, never silently ignored.
+// Subsystems that are not part of svc-server yet: a user who asks for one is told.
 const notYetAvailable: Record<string, string> = {
-  "allow-insecure-creds": "credentials are not accepted by this version",
-  "cpuprofile": "CPU profiling is not available in this version",
   "disable-mdns": "multicast DNS discovery is not part of this version",
   "ftdc": "fulltime data capture is not part of this version",
-  "no-tls": "this version serves nothing, with or without TLS",
-  "output-telemetry": "telemetry is not available in this version",
-  "reveal-sensitive-config-diffs": "config diffs are not printed by this version",
-  "shareddir": "static assets are not served by this version",
-  "untrusted-env": "this version starts no processes, so there is nothing to refuse",
-  "webprofile": "the HTTP profiler is not available in this version",
-  "webrtc": "WebRTC is not part of this version",
+  "webrtc": "WebRTC is not part of this version; clients connect directly",
 };
 
-// Options that ask for a one-off action this version cannot perform: they fail clearly.
-const actionsNotYetAvailable: Record<string, string> = {
-  "dump-resources": "the resource registry is not part of this version",
-  "network-check": "network checks are not part of this version",
-  "aix-install": "installing as a system service is not part of this version",
-};
+const say = (line: string) => process.stderr.write(`svc-server: ${line}\n`);
 
-export async function runServer(flags: ParsedFlags): Promise<number> {
-  const say = (line: string) => process.stderr.write(`svc-server: ${line}\n`);
-  for (const [name, why] of Object.entries(actionsNotYetAvailable)) {
-    if (flags.given.has(name)) {
-      say(`-${name}: ${why}`);
-      return 1;
-    }
+interface ConfigSource {
+  text: string;
+  origin: string;
+  file?: string;
+}
+
+function readConfig(flags: ParsedFlags): ConfigSource | undefined {
+  const file = flags.values.config;
+  if (typeof file !== "string") {
+    return { text: JSON.stringify(simMachine), origin: "the built-in simulated machine (examples/sim-machine.json)" };
   }
-  for (const [name, why] of Object.entries(notYetAvailable)) {
-    if (flags.given.has(name)) say(`-${name} ignored: ${why}`);
-  }
-  const logging = createLinuxLogging({
-    logFile: typeof flags.values["log-file"] === "string" ? flags.values["log-file"] : undefined,
-    debug: flags.values.debug === true,
-  });
   try {
-    return loadAndReport(flags, say, logging.logger.child("config"), (config) => logging.engine.configure(loggingSettingsOf(config)));
-  } finally {
-    logging.close();
+    return { text: readFileSync(file, "utf8"), origin: file, file };
+  } catch (e) {
+    say(`cannot read the configuration ${file}: ${(e as Error).message}`);
+    return undefined;
   }
 }
 
-function loadAndReport(
-  flags: ParsedFlags,
-  say: (line: string) => void,
-  log: Logger,
-  applyLogging: (config: MachineConfig) => void,
-): number {
+export async function runServer(flags: ParsedFlags): Promise<number> {
+  const { values, given } = flags;
+  for (const [name, why] of Object.entries(notYetAvailable)) {
+    if (given.has(name)) say(`-${name} ignored: ${why}`);
+  }
 
-  const file = flags.values.config;
-  let source: string | object = simMachine;
-  let label = "the built-in simulated machine (examples/sim-machine.json)";
-  if (typeof file === "string") {
+  if (typeof values["dump-resources"] === "string") {
+    const registry = createModelRegistry();
+    registerBuiltinModels(registry, { ioForBoard: () => createSimBoard().io });
     try {
-      source = readFileSync(file, "utf8");
-      label = file;
+      const count = dumpResources(registry, values["dump-resources"]);
+      say(`wrote ${count} registrations to ${values["dump-resources"]}`);
+      return 0;
     } catch (e) {
-      say(`cannot read the configuration ${file}: ${(e as Error).message}`);
+      say((e as Error).message);
+      return 1;
+    }
+  }
+  if (values["aix-install"]) {
+    try {
+      const result = await installServerService({ executable: runningExecutable(), run: createCommandRunner() });
+      say(JSON.stringify(result));
+      return 0;
+    } catch (e) {
+      say(`--aix-install: ${(e as Error).message}`);
       return 1;
     }
   }
 
-  const { config, issues } = parseMachineConfig(source);
-  if (config) applyLogging(config);
-  for (const issue of issues) {
-    const fields = { file: label, path: issue.path };
-    if (issue.severity === "error") log.error(issue.message, fields);
-    else log.warn(issue.message, fields);
+  const source = readConfig(flags);
+  if (!source) return 1;
+  const parsed = parseMachineConfig(source.text);
+  if (values["network-check"]) {
+    const result = await runNetworkChecks({ cloud: parsed.config?.cloud });
+    for (const line of formatNetworkChecks(result)) process.stdout.write(`${line}\n`);
+    return result.exitCode;
   }
-  if (!config) {
-    say(`${label} cannot be used`);
+  if (!parsed.config) {
+    for (const issue of parsed.issues) say(formatIssue(source.origin, issue));
+    say(`${source.origin} cannot be used`);
     return 1;
   }
-  log.info("configuration loaded", {
-    file: label,
-    components: config.components.length,
-    services: config.services.length,
-    modules: config.modules.length,
-    issues: issues.length,
+
+  const profile: CpuProfileFile | undefined =
+    typeof values.cpuprofile === "string" ? await startCpuProfileFile(values.cpuprofile) : undefined;
+  const logging = createLinuxLogging({
+    logFile: typeof values["log-file"] === "string" ? values["log-file"] : undefined,
+    debug: values.debug === true,
   });
-  say(
-    `configuration ${label}: ${config.components.length} component(s), ${config.services.length} service(s), ` +
-      `${config.modules.length} module(s), ${issues.length} issue(s)`,
-  );
-  say(`this version does not serve the API yet: nothing listens on ${config.network.bind_address}`);
-  return 0;
+  let server: RunningServer | undefined;
+  const signals = handleShutdownSignals({
+    async onShutdown(reason) {
+      logging.logger.info("shutting down", { reason });
+      await server?.stop();
+      await profile?.stop();
+      logging.close();
+    },
+  });
+  try {
+    server = await serve({
+      logEngine: logging.engine,
+      version: packageJson.version,
+      initial: source,
+      startConfig: parsed.config as MachineConfig,
+      noTls: values["no-tls"] === true,
+      allowInsecureCreds: values["allow-insecure-creds"] === true,
+      untrustedEnv: values["untrusted-env"] === true,
+      revealSecrets: values["reveal-sensitive-config-diffs"] === true,
+      sharedDir: typeof values.shareddir === "string" ? values.shareddir : undefined,
+      webProfile: values.webprofile === true,
+      outputTelemetry: values["output-telemetry"] === true,
+      requestShutdown: (reason) => signals.begin(reason),
+    });
+  } catch (e) {
+    say(`cannot serve: ${(e as Error).message}`);
+    signals.dispose();
+    await profile?.stop();
+    logging.close();
+    return 1;
+  }
+  say(`serving ${server.url}`);
+  // The process now lives until a signal or the Shutdown call ends it through `signals`.
+  return new Promise<number>(() => undefined);
 }

@@ -1,0 +1,174 @@
+// svc-server serving: the API port opens at once (the machine INITIALIZING), the configuration is
+// applied, and the file is followed from then on. Everything the API needs is wired here and
+// nowhere else: auth, operations and sessions around every call, the RobotService, the component
+// services, the plain HTTP routes, and the orderly stop.
+import type { Interceptor } from "@connectrpc/connect";
+import { createResourceLookup, type LogEngine, type MachineConfig } from "../../../core/index.js";
+import { createNodeClock } from "../logging/index.js";
+import { createApiKeyAuth, registerAuthService, unauthenticatedBindWarning } from "./auth/index.js";
+import { watchConfigFile, type ConfigWatcher } from "./config-watch/index.js";
+import { createTelemetry, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
+import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
+import { createMachine, type Machine } from "./machine.js";
+import { createRobotApi } from "./robot/index.js";
+import { registerComponentServices } from "./rpc/index.js";
+import { createApiServer, type ApiServer, type HttpRoute } from "./transport/index.js";
+import { screenUntrusted } from "./untrusted-screen.js";
+
+export interface ServeOptions {
+  logEngine: LogEngine;
+  version: string;
+  /** The configuration text and where it came from; `file` is watched for changes. */
+  initial: { text: string; origin: string; file?: string };
+  /** The parsed first configuration (for the port settings, read once at start). */
+  startConfig: MachineConfig;
+  noTls?: boolean;
+  allowInsecureCreds?: boolean;
+  untrustedEnv?: boolean;
+  revealSecrets?: boolean;
+  sharedDir?: string;
+  webProfile?: boolean;
+  outputTelemetry?: boolean;
+  /** Starts the process's orderly stop (the Shutdown RPC asks for it). */
+  requestShutdown: (reason: string) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly machine: Machine;
+  /** Resolves once the first configuration has been applied (or refused). */
+  readonly firstLoad: Promise<unknown>;
+  /** Stops accepting calls, closes resources dependents-first, releases the port. */
+  stop(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const { logEngine, startConfig } = options;
+  const log = logEngine.logger("svc.server");
+  const clock = createNodeClock();
+  const machine = createMachine({
+    logEngine,
+    clock,
+    revealSecrets: options.revealSecrets,
+    screen: options.untrustedEnv ? screenUntrusted : undefined,
+  });
+  const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
+  const auth = createApiKeyAuth({
+    auth: startConfig.auth,
+    allowInsecureCreds: options.allowInsecureCreds,
+    logger: logEngine.logger("svc.auth"),
+  });
+  const robot = createRobotApi({
+    engine: machine.engine,
+    version: options.version,
+    cloud: () => machine.current()?.config.cloud,
+    requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
+    logger: logEngine.logger("svc.sessions"),
+    clock,
+  });
+  const lookup = createResourceLookup(machine.engine);
+
+  const httpRoutes: HttpRoute[] = [restartStatusRoute(() => restartStatus(machine))];
+  if (options.webProfile) {
+    httpRoutes.push(
+      ...webProfileRoutes({
+        isAuthenticated: (req) =>
+          auth.checkAuthorization(req.headers.authorization, { address: req.socket.remoteAddress ?? "", secure: false }).ok,
+      }),
+    );
+  }
+  if (options.sharedDir) httpRoutes.push(staticFilesRoute({ dir: options.sharedDir }));
+
+  const { network } = startConfig;
+  const useTls = !options.noTls && network.tls_cert_file !== "" && network.tls_key_file !== "";
+  const interceptors: Interceptor[] = [telemetry?.interceptor, auth.interceptor, robot.interceptor].filter(
+    (i): i is Interceptor => i !== undefined,
+  );
+  const server: ApiServer = await createApiServer({
+    bindAddress: network.bind_address,
+    tls: useTls ? { certFile: network.tls_cert_file, keyFile: network.tls_key_file } : undefined,
+    interceptors,
+    httpRoutes,
+    routes(router) {
+      registerAuthService(router, auth);
+      robot.routes(router);
+      registerComponentServices(router, lookup, robot.callOptions);
+    },
+    onRouteError: (error, method, path) => log.error("HTTP route failed", { method, path, error: String(error) }),
+  });
+  log.info("serving", { url: server.url, tls: server.secure, auth: auth.enabled });
+  const openWarning = unauthenticatedBindWarning(network.bind_address, startConfig.auth);
+  if (openWarning) log.warn(openWarning);
+
+  // Loads go one after another, so a quick second save never races the first.
+  let loading: Promise<unknown> = Promise.resolve();
+  const load = (text: string, origin: string) => {
+    loading = loading.then(async () => {
+      const result = await (telemetry
+        ? telemetry.span("reconfigure", () => machine.load(text, origin), { origin })
+        : machine.load(text, origin));
+      const running = machine.current()?.config;
+      if (running) {
+        auth.update(running.auth);
+        warnAboutRestartOnlySettings(log, startConfig, running);
+      }
+      return result;
+    });
+    return loading;
+  };
+  const firstLoad = load(options.initial.text, options.initial.origin);
+
+  let watcher: ConfigWatcher | undefined;
+  if (options.initial.file) {
+    const file = options.initial.file;
+    watcher = watchConfigFile(file, async (text) => {
+      await load(text, file);
+    }, {
+      initialText: options.initial.text,
+      onProblem: (problem) => log.warn("cannot read the configuration file; the machine keeps running as it is", { file, problem: problem.kind, detail: problem.message }),
+      onChangeError: (error) => log.error("applying the changed configuration failed", { file, error: String(error) }),
+    });
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: server.url,
+    machine,
+    firstLoad,
+    stop() {
+      stopping ??= (async () => {
+        watcher?.close();
+        await server.close();
+        robot.close();
+        const report = await machine.close();
+        for (const hung of report.hung) log.warn("resource did not close in time", { resource: hung });
+        for (const failed of report.failed) log.error("resource failed to close", { resource: failed.name, error: failed.error });
+        telemetry?.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function restartStatus(machine: Machine): Promise<RestartStatus> {
+  const reconfiguring = machine.engine.status().reconfiguring;
+  const windowed = machine.current()?.config.maintenance !== undefined;
+  const decision = windowed ? await machine.engine.checkMaintenance() : undefined;
+  const maintenanceAllowed = decision?.allowed;
+  const reason = reconfiguring
+    ? "a configuration is being applied"
+    : decision && !decision.allowed
+      ? `the maintenance window does not allow it: ${decision.reason}`
+      : "";
+  return { restartAllowed: !reconfiguring && maintenanceAllowed !== false, reconfiguring, maintenanceAllowed, reason };
+}
+
+/** The port and its TLS files are read once; say so when a new configuration changes them. */
+function warnAboutRestartOnlySettings(log: { warn(message: string, fields?: Record<string, unknown>): void }, start: MachineConfig, now: MachineConfig): void {
+  const keys = ["bind_address", "tls_cert_file", "tls_key_file", "no_tls"] as const;
+  for (const key of keys) {
+    if (start.network[key] !== now.network[key]) {
+      log.warn(`network.${key} changed; it takes effect when svc-server restarts`, { key });
+    }
+  }
+}
