@@ -14,10 +14,10 @@ afterEach(async () => {
   machine = undefined;
 });
 
-function start() {
+function start(revealSecrets = false) {
   const sink = createCollectingSink();
   const logEngine = createLogEngine({ clock: createNodeClock(), sink });
-  machine = createMachine({ logEngine, clock: createNodeClock() });
+  machine = createMachine({ logEngine, clock: createNodeClock(), revealSecrets });
   const messages = () => sink.entries.map((e) => e.message);
   return { machine, sink, messages };
 }
@@ -76,5 +76,18 @@ describe("the machine", () => {
     const edited = { components: [...base.components, { name: "c", api: "rdk:component:sensor", model: "fake" }] };
     expect((await machine.load(edited, "f")).outcome).toBe("applied");
     expect(Object.keys(states(machine)).sort()).toEqual(["rdk:component:sensor/a", "rdk:component:sensor/c"]);
+  });
+
+  it("logs configuration diffs with secrets masked, unless told to reveal them", async () => {
+    for (const reveal of [false, true]) {
+      const { machine, messages } = start(reveal);
+      const keys = (key: string) => ({ auth: { handlers: [{ type: "api-key", config: { k1: key } }] } });
+      await machine.load(keys("first-secret-value"), "f");
+      await machine.load(keys("second-secret-value"), "f");
+      const diff = messages().filter((m) => m.startsWith("config change:"));
+      expect(diff).toHaveLength(1);
+      expect(diff[0]!.includes("second-secret-value")).toBe(reveal);
+      await machine.close();
+    }
   });
 });
