@@ -28,6 +28,7 @@ import { createOperationQueue, type RootKind } from "./operation-queue.js";
 import { closeOrder, computePlan } from "./plan.js";
 import { reusePlan } from "./plan-reuse.js";
 import { createResourceLifecycle } from "./resource-lifecycle.js";
+import { planRootWork } from "./root-work.js";
 import type { ResourceState, ResourceStatus } from "./resource-status.js";
 
 export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
@@ -225,36 +226,10 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   }
 
   async function runRoots(batch: Map<string, RootKind>): Promise<void> {
-    const chosen = new Set<string>();
-    const order: EngineNode[] = [];
-    batch.forEach((kind, name) => {
-      const node = nodes.get(name);
-      if (!node || node.hold) return;
-      if (kind === "retry" ? node.running : !node.running || !isStale(node, graph, nodes)) return;
-      chosen.add(name);
-      order.push(node);
-    });
-    // A retried resource brings along the dependents waiting for it; a refreshed one, every dependent.
-    for (let head = 0; head < order.length; head++) {
-      const node = order[head]!;
-      for (let k = graph.dependentStart[node.index]!; k < graph.dependentStart[node.index + 1]!; k++) {
-        const dep = nodeAt[graph.dependentFrom[k]!]!;
-        if (chosen.has(dep.name) || dep.hold || (!node.running && dep.running)) continue;
-        chosen.add(dep.name);
-        order.push(dep);
-      }
-    }
-    if (order.length === 0) return;
-    const running: string[] = [];
-    const levels: string[][] = [];
-    for (const node of order) {
-      if (node.running) running.push(node.name);
-      const lv = graph.level[node.index]!;
-      while (levels.length <= lv) levels.push([]);
-      levels[lv]!.push(node.name);
-    }
-    await closeGroups(closeOrder(nodes, running));
-    await buildLevels(levels.filter((l) => l.length > 0));
+    const work = planRootWork(batch, nodes, nodeAt, graph);
+    if (!work) return;
+    await closeGroups(closeOrder(nodes, work.running));
+    await buildLevels(work.levels);
   }
 
   // ---- building and closing ----
