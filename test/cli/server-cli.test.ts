@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { startSvcServer } from "../helpers/svc-server-process.js";
-import { waitFor } from "../helpers/wait-for.js";
+import { eventually } from "../helpers/eventually.js";
 import packageJson from "../../package.json";
 
 const contractOptions = [
@@ -77,7 +77,7 @@ describe("svc-server running", () => {
     const server = await startSvcServer({ components: [{ name: "s", api: "rdk:component:sensor", model: "fake" }] }, {
       args: ["-log-file", logFile, "-debug", "-webrtc=false"],
     });
-    await waitFor(() => existsSync(logFile) && readFileSync(logFile, "utf8").includes("configuration loaded"));
+    await eventually(() => (existsSync(logFile) && readFileSync(logFile, "utf8").includes("configuration loaded")) || undefined, "the log file");
     expect(await server.stop()).toBe(0);
     const entries = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 1, logger: "svc.config" }));

@@ -1,7 +1,7 @@
 // Starts the real svc-server (dist/linux/svc-server.mjs) as a child process on loopback, with a
 // configuration file in a temporary folder, and stops it by its PID. Tests and benchmarks use it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { distLinux } from "./run-cli.js";
@@ -18,7 +18,7 @@ export interface SvcServerProcess {
   stderr(): string;
   /** Replaces the configuration file's contents (the server follows it). */
   writeConfig(config: unknown): void;
-  /** SIGTERM, then waits for the exit; resolves with the exit code. */
+  /** SIGTERM, then waits for the exit; resolves with the exit code. The configuration's folder is removed once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -43,6 +43,8 @@ export async function startSvcServer(config: Record<string, unknown>, options: S
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // The folder holds only the configuration file; it goes with the process.
+  void exited.then(() => rmSync(dir, { recursive: true, force: true }));
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -21,7 +21,7 @@ import {
   sensorRoutes,
   tempReadings,
 } from "./sensor-fixture.js";
-import { createSdkGrpcTransports } from "./sdk-grpc-transport.js";
+import { createSdkGrpcTransports } from "../../helpers/sdk-grpc-transport.js";
 
 let server: ApiServer;
 const seen: Array<{ method: string; peer: Peer; protocol: string }> = [];

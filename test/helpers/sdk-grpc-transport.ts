@@ -23,12 +23,15 @@ type HeaderInit = ConstructorParameters<typeof Headers>[0];
 export interface SdkGrpcTransports {
   /** Install as `globalThis.VIAM = { GRPC_TRANSPORT_FACTORY: transports.factory }`. */
   readonly factory: never;
+  /** The paths of the calls carried so far (`/package.Service/Method`), oldest first. */
+  readonly calls: readonly string[];
   /** Closes the HTTP/2 sessions the SDK opened. */
   close(): void;
 }
 
 export function createSdkGrpcTransports(tls?: http2.SecureClientSessionOptions): SdkGrpcTransports {
   const sessions = new Set<http2.ClientHttp2Session>();
+  const calls: string[] = [];
   const factory = ({ baseUrl }: { baseUrl: string }) => {
     let session: http2.ClientHttp2Session | undefined;
     const open = () => {
@@ -46,12 +49,16 @@ export function createSdkGrpcTransports(tls?: http2.SecureClientSessionOptions):
         timeoutMs: number | undefined,
         header: HeaderInit | undefined,
         input: unknown,
-      ) => unary(open(), service, method, signal, timeoutMs, header, input),
+      ) => {
+        calls.push(`/${service.typeName}/${method.name}`);
+        return unary(open(), service, method, signal, timeoutMs, header, input);
+      },
       stream: () => Promise.reject(new VIAM.ConnectError("streams are not needed here", VIAM.Code.Unimplemented)),
     };
   };
   return {
     factory: factory as never,
+    calls,
     close: () => sessions.forEach((session) => session.close()),
   };
 }
