@@ -1,0 +1,243 @@
+// The real svc-server process (dist/linux/svc-server.mjs) on loopback, measured from outside:
+// GetReadings on a fake sensor over gRPC HTTP/2 and gRPC-web HTTP/1.1, side by side with a bare
+// connect-node server answering the same response (every svc call pays its operation, auth check
+// and telemetry-off path); start-up with 1,000 fake resources in 10 levels; a configuration edit
+// until the API shows it; resident memory idle with 100 resources and after 1,000,000 calls.
+// The bare server runs in a child process (this file, started with "serve"). The million calls
+// are bounded by the server's CPU per call: about six minutes on two shared cores. BENCH_CALLS
+// (20,000 per contender and protocol) and BENCH_MEMORY_CALLS (1,000,000) change the load.
+import { create, equals, fromJson, toBinary } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { GetReadingsRequestSchema, GetReadingsResponseSchema, type GetReadingsResponse } from "../../proto/gen/common/v1/common_pb.js";
+import { SensorService } from "../../proto/gen/component/sensor/v1/sensor_pb.js";
+import { GetMachineStatusResponse_State, ResourceStatus_State, RobotService } from "../../proto/gen/robot/v1/robot_pb.js";
+import { distLinux } from "../../test/helpers/run-cli.js";
+import { startSvcServer, type SvcServerProcess } from "../../test/helpers/svc-server-process.js";
+import { listenBareConnect } from "./bare-connect-server.js";
+import { serveUntilStdinEnds, startChildServer, stopChildServer } from "./child-server.js";
+import { grpcFrame, grpcWebCaller, http2Caller, runLoad, spreadCaller } from "./grpc-load.js";
+import { layeredFakeConfig, withAttributes, type FakeComponent } from "./layered-fake-config.js";
+import { report } from "./report.js";
+import { compareSideBySide, medianOf } from "./side-by-side.js";
+
+const callers = 32;
+const sideBySideCalls = Number(process.env.BENCH_CALLS ?? 20_000);
+const memoryCalls = Number(process.env.BENCH_MEMORY_CALLS ?? 1_000_000);
+const readings = { celsius: 21.5, humidity: 0.41 };
+const readingsPath = "/viam.component.sensor.v1.SensorService/GetReadings";
+const settleMs = 2_000;
+
+// ---- the bare server (child process) ----
+
+function bareRoutes(sensor: string) {
+  const values = { celsius: fromJson(ValueSchema, readings.celsius), humidity: fromJson(ValueSchema, readings.humidity) };
+  return (router: ConnectRouter) => {
+    router.service(SensorService, {
+      getReadings(req) {
+        return { readings: req.name === sensor ? values : {} };
+      },
+    });
+  };
+}
+
+async function serveBare(sensor: string): Promise<void> {
+  const server = await listenBareConnect(bareRoutes(sensor));
+  serveUntilStdinEnds(server.ports, () => server.stop());
+}
+
+// ---- probes of the running server ----
+
+/** Resident memory of a process in MiB, from /proc/PID/status. */
+function residentMb(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
+/** Polls GetMachineStatus until RUNNING, then insists every configured resource is READY. */
+async function waitForRunning(transport: Transport, names: readonly string[], pollMs: number): Promise<void> {
+  const robot = createClient(RobotService, transport);
+  const until = performance.now() + 30_000;
+  for (;;) {
+    const status = await robot.getMachineStatus({});
+    if (status.state === GetMachineStatusResponse_State.RUNNING) {
+      const ready = new Set(status.resources.filter((r) => r.state === ResourceStatus_State.READY).map((r) => r.name?.name));
+      const missing = names.filter((name) => !ready.has(name));
+      if (missing.length) throw new Error(`RUNNING with ${missing.length} resources not READY, e.g. ${missing.slice(0, 3).join(", ")}`);
+      return;
+    }
+    if (performance.now() > until) throw new Error("the machine did not reach RUNNING in 30 s");
+    await sleep(pollMs);
+  }
+}
+
+function transports(svcUrl: string) {
+  return { h2: createGrpcTransport({ baseUrl: svcUrl }), web: createGrpcWebTransport({ baseUrl: svcUrl, httpVersion: "1.1" }) };
+}
+
+// ---- 1 and 4: calls side by side, then resident memory over 1,000,000 calls ----
+
+async function callsAndMemory(svc: SvcServerProcess, sensor: string): Promise<void> {
+  const pid = svc.child.pid!;
+  const port = Number(new URL(svc.url).port);
+  const frame = grpcFrame(toBinary(GetReadingsRequestSchema, create(GetReadingsRequestSchema, { name: sensor })));
+
+  await sleep(settleMs);
+  const idle = residentMb(pid);
+  report("server resident memory idle, 100 resources", idle, "MB", "< 80");
+
+  let served = 0;
+  const bare = await startChildServer(["serve", sensor]);
+  const barePid = bare.process.pid!;
+  try {
+    // connect's own clients first: both servers must answer the same response on both protocols.
+    const svcClients = transports(svc.url);
+    const bareClients = {
+      h2: createGrpcTransport({ baseUrl: `http://127.0.0.1:${bare.ports.h2}` }),
+      web: createGrpcWebTransport({ baseUrl: `http://127.0.0.1:${bare.ports.web}`, httpVersion: "1.1" }),
+    };
+    for (const protocol of ["h2", "web"] as const) {
+      const ours = await createClient(SensorService, svcClients[protocol]).getReadings({ name: sensor });
+      const theirs = await createClient(SensorService, bareClients[protocol]).getReadings({ name: sensor });
+      served++;
+      if (ours.readings.celsius?.kind.value !== readings.celsius || !equals(GetReadingsResponseSchema, ours, theirs)) {
+        throw new Error(`svc-server and the bare server answer differently over ${protocol}: ${describe(ours)} / ${describe(theirs)}`);
+      }
+    }
+    const bareIdle = residentMb(barePid);
+    const common = { method: "GetReadings", ratioLabel: "svc-server / bare", ratioGoal: ">= 0.8", callers, calls: sideBySideCalls, rounds: 6, warmUpCalls: 2_000 };
+    const h2 = await compareSideBySide({
+      ...common,
+      name: `server gRPC HTTP/2, ${callers} streams,`,
+      subject: { label: "svc-server", caller: http2Caller(port, readingsPath, frame), pid },
+      baseline: { label: "bare connect-node", caller: http2Caller(bare.ports.h2, readingsPath, frame), pid: barePid },
+    });
+    const web = await compareSideBySide({
+      ...common,
+      name: `server gRPC-web HTTP/1.1, ${callers} connections,`,
+      subject: { label: "svc-server", caller: grpcWebCaller(port, readingsPath, frame, callers), pid },
+      baseline: { label: "bare connect-node", caller: grpcWebCaller(bare.ports.web, readingsPath, frame, callers), pid: barePid },
+    });
+    served += h2.callsEach + web.callsEach;
+    // The same Node and connect under the same calls, for scale: how much of svc-server's growth is theirs.
+    report("bare connect-node resident memory idle", bareIdle, "MB");
+    report(`bare connect-node resident memory after ${(h2.callsEach + web.callsEach).toLocaleString("en")} calls`, residentMb(barePid), "MB");
+  } finally {
+    await stopChildServer(bare.process);
+  }
+
+  // The rest of the million on the cheapest client path: pre-encoded frames, 64 streams over two
+  // HTTP/2 sessions. The server's CPU per call bounds the rate, so this part takes minutes. The
+  // memory is also read halfway: a leak grows the second half as much as the first.
+  const warm = residentMb(pid);
+  const rest = Math.max(0, memoryCalls - served);
+  const halves = [Math.ceil(rest / 2), Math.floor(rest / 2)];
+  console.error(`server bench: ${rest.toLocaleString("en")} more GetReadings calls for the memory figures`);
+  const bulk = spreadCaller([http2Caller(port, readingsPath, frame), http2Caller(port, readingsPath, frame)]);
+  const rates: number[] = [];
+  let halfway = warm;
+  try {
+    for (const [i, calls] of halves.entries()) {
+      rates.push((await runLoad(bulk, calls, 64, pid)).perSecond);
+      served += calls;
+      if (i === 0) {
+        await sleep(settleMs);
+        halfway = residentMb(pid);
+      }
+    }
+  } finally {
+    bulk.close();
+  }
+  report("server GetReadings, bulk load, HTTP/2, 2 sessions x 32 streams", medianOf(rates), "calls/s");
+  await sleep(settleMs);
+  const after = residentMb(pid);
+  const total = served.toLocaleString("en");
+  const growth = (from: number) => ((after - from) / from) * 100;
+  report(`server resident memory after ${total} GetReadings calls`, after, "MB");
+  report(`server resident memory growth over ${total} calls, from idle`, growth(idle), "%", "< 5");
+  report(`server resident memory growth over the last ${rest.toLocaleString("en")} calls, from warm`, growth(warm), "%");
+  report(`server resident memory growth over the last ${halves[1]!.toLocaleString("en")} calls`, growth(halfway), "%");
+}
+
+function describe(response: GetReadingsResponse): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(response.readings).map(([k, v]) => [k, v.kind.value])));
+}
+
+// ---- 3: a configuration edit until GetReadings shows it ----
+
+async function configEdits(svc: SvcServerProcess, config: { components: FakeComponent[] }, sensor: string): Promise<void> {
+  const client = createClient(SensorService, transports(svc.url).h2);
+  const times: number[] = [];
+  let failedPolls = 0;
+  for (let edit = 1; edit <= 5; edit++) {
+    const began = performance.now();
+    svc.writeConfig(withAttributes(config, sensor, { readings: { ...readings, edit } }));
+    for (;;) {
+      const answer = await client.getReadings({ name: sensor }).catch(() => undefined);
+      if (!answer) failedPolls++;
+      if (answer?.readings.edit?.kind.value === edit) break;
+      if (performance.now() - began > 10_000) throw new Error(`edit ${edit} was not seen through the API in 10 s`);
+      await sleep(5);
+    }
+    times.push(performance.now() - began);
+    // Far enough apart that the file watcher's debounce never merges two edits.
+    await sleep(300);
+  }
+  report("server config edit to change seen by GetReadings, 100 resources, median of 5", medianOf(times), "ms", "< 200");
+  if (failedPolls) report("server GetReadings failing while the edit was applied", failedPolls, "calls");
+}
+
+// ---- 2: start-up with 1,000 resources ----
+
+async function startUp(): Promise<void> {
+  const { config, names } = layeredFakeConfig(1_000, 10);
+  const firstCall: number[] = [];
+  const running: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    // From just before the configuration file is written and the process spawned.
+    const began = performance.now();
+    const svc = await startSvcServer(config, { startTimeoutMs: 30_000 });
+    try {
+      const { h2 } = transports(svc.url);
+      await createClient(RobotService, h2).getVersion({});
+      firstCall.push(performance.now() - began);
+      await waitForRunning(h2, names, 10);
+      running.push(performance.now() - began);
+    } finally {
+      await stopServer(svc);
+    }
+  }
+  report("server start-up to first served call, 1,000 resources in 10 levels, median of 3", medianOf(firstCall), "ms");
+  report("server start-up to RUNNING, 1,000 resources in 10 levels, median of 3", medianOf(running), "ms", "< 1500");
+}
+
+async function stopServer(svc: SvcServerProcess): Promise<void> {
+  const code = await svc.stop();
+  if (code !== 0) console.error(`svc-server exited with ${code} when stopped; stderr:\n${svc.stderr().slice(-2_000)}`);
+}
+
+async function drive(): Promise<void> {
+  if (!existsSync(join(distLinux, "svc-server.mjs"))) {
+    throw new Error("dist/linux/svc-server.mjs is missing: run node tools/build/index.mjs --only linux first");
+  }
+  const layered = layeredFakeConfig(100, 10);
+  const sensor = layered.topSensor;
+  const config = withAttributes(layered.config, sensor, { readings });
+  const svc = await startSvcServer(config);
+  try {
+    await waitForRunning(transports(svc.url).h2, layered.names, 50);
+    await callsAndMemory(svc, sensor);
+    await configEdits(svc, config, sensor);
+  } finally {
+    await stopServer(svc);
+  }
+  await startUp();
+}
+
+if (process.argv[2] === "serve") await serveBare(process.argv[3]!);
+else await drive();
