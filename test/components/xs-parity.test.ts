@@ -1,14 +1,10 @@
 // The built-in motor behaves the same in XS as on Node: one scenario, run on both, compared byte
 // for byte. core/components is bundled here on its own (platform neutral, refusing any Node
 // builtin) and loaded into a real XS worker.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMotorScenario, type MotorScenarioInput } from "../../core/components/index.js";
-import { nodeBuiltinGuard } from "../../tools/build/neutral-guard.mjs";
-import { XsWorker, bundleAsScript } from "../../tools/xs/xs-worker.js";
+import { ScenarioInXs } from "../../tools/xs/scenario-in-xs.js";
 
 const scenario: MotorScenarioInput = {
   motor: { max_rpm: 90, ticks_per_rotation: 360 },
@@ -36,43 +32,17 @@ const scenario: MotorScenarioInput = {
   ],
 };
 
-// Runs the scenario once the bundle is loaded, and hands its JSON text back on request.
-const runner = (input: MotorScenarioInput) => `
-globalThis.scenarioJson = undefined;
-globalThis.svcComponents.runMotorScenario(${JSON.stringify(input)}).then(
-  (out) => { globalThis.scenarioJson = JSON.stringify(out); },
-  (e) => { globalThis.scenarioJson = JSON.stringify({ error: String(e) }); },
-);
-globalThis.handleCommand = () => new TextEncoder().encode(String(globalThis.scenarioJson)).buffer;
-`;
 
 describe("the built-in motor in XS", () => {
-  let dir: string;
-  let xs: XsWorker;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "svc-components-"));
-    await build({
-      entryPoints: [join(import.meta.dirname, "../../core/components/index.ts")],
-      outfile: join(dir, "components.mjs"),
-      bundle: true,
-      platform: "neutral",
-      target: "es2020",
-      format: "esm",
-      plugins: [nodeBuiltinGuard()],
-      logLevel: "error",
-    });
-    xs = new XsWorker();
-    await xs.evaluate(bundleAsScript(join(dir, "components.mjs"), "svcComponents"));
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "../../core/components/index.ts"));
   });
-  afterAll(async () => {
-    await xs?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => xs?.close());
 
   it("gives the same samples, completions and errors as on Node", async () => {
     const node = await runMotorScenario(scenario);
-    await xs.evaluate(runner(scenario));
-    const { reply } = await xs.command("result");
+    const reply = await xs.run("runMotorScenario", scenario);
     expect(reply).toBe(JSON.stringify(node));
 
     const at = (label: string) => node.samples.find((s) => s.label === label)!;

@@ -2,13 +2,9 @@
 // GoFor, errors of each kind) run on Node and in a real XS worker, compared byte for byte. The
 // scenario is bundled the way the MCU bundle is (platform neutral, no Node builtin), generated
 // schemas included, so decoding and encoding are exercised in XS too.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeBuiltinGuard } from "../../../tools/build/neutral-guard.mjs";
-import { XsWorker, bundleAsScript } from "../../../tools/xs/xs-worker.js";
+import { ScenarioInXs } from "../../../tools/xs/scenario-in-xs.js";
 import { runRpcScenario, type RpcScenarioInput } from "./rpc-scenario.js";
 
 const component = (subtype: string, name: string, attributes: Record<string, unknown> = {}) => ({
@@ -71,42 +67,17 @@ const scenario: RpcScenarioInput = {
   ],
 };
 
-const runner = (input: RpcScenarioInput) => `
-globalThis.scenarioJson = undefined;
-globalThis.svcRpc.runRpcScenario(${JSON.stringify(input)}).then(
-  (out) => { globalThis.scenarioJson = JSON.stringify(out); },
-  (e) => { globalThis.scenarioJson = JSON.stringify({ error: String(e && e.stack || e) }); },
-);
-globalThis.handleCommand = () => new TextEncoder().encode(String(globalThis.scenarioJson)).buffer;
-`;
 
 describe("the API handlers in XS", () => {
-  let dir: string;
-  let xs: XsWorker;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "svc-rpc-"));
-    await build({
-      entryPoints: [join(import.meta.dirname, "rpc-scenario.ts")],
-      outfile: join(dir, "rpc.mjs"),
-      bundle: true,
-      platform: "neutral",
-      target: "es2020",
-      format: "esm",
-      plugins: [nodeBuiltinGuard()],
-      logLevel: "error",
-    });
-    xs = new XsWorker();
-    await xs.evaluate(bundleAsScript(join(dir, "rpc.mjs"), "svcRpc"));
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "rpc-scenario.ts"));
   });
-  afterAll(async () => {
-    await xs?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => xs?.close());
 
   it("gives the same answers and errors as on Node", async () => {
     const node = await runRpcScenario(scenario);
-    await xs.evaluate(runner(scenario));
-    const { reply } = await xs.command("result");
+    const reply = await xs.run("runRpcScenario", scenario);
     expect(reply).toBe(JSON.stringify(node));
 
     const result = (label: string) => node.results.find((r) => r.label === label);

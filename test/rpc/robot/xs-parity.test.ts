@@ -2,14 +2,10 @@
 // driven actuators, a lapse and its safety stop, resume, a long call listed and cancelled), run
 // on both and compared byte for byte. core/rpc is bundled on its own (platform neutral, refusing
 // any Node builtin) and loaded into a real XS worker.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSessionScenario, type SessionScenarioInput } from "../../../core/rpc/index.js";
-import { nodeBuiltinGuard } from "../../../tools/build/neutral-guard.mjs";
-import { XsWorker, bundleAsScript } from "../../../tools/xs/xs-worker.js";
+import { ScenarioInXs } from "../../../tools/xs/scenario-in-xs.js";
 
 const scenario: SessionScenarioInput = {
   heartbeatWindowMs: 1_000,
@@ -37,43 +33,17 @@ const scenario: SessionScenarioInput = {
   ],
 };
 
-const runner = (input: SessionScenarioInput) => `
-globalThis.scenarioJson = undefined;
-globalThis.svcRpc.runSessionScenario(${JSON.stringify(input)}).then(
-  (out) => { globalThis.scenarioJson = JSON.stringify(out); },
-  (e) => { globalThis.scenarioJson = JSON.stringify({ error: String(e) }); },
-);
-globalThis.handleCommand = () => new TextEncoder().encode(String(globalThis.scenarioJson)).buffer;
-`;
 
 describe("operations and sessions in XS", () => {
-  let dir: string;
-  let xs: XsWorker;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "svc-rpc-"));
-    await build({
-      entryPoints: [join(import.meta.dirname, "../../../core/rpc/index.ts")],
-      outfile: join(dir, "rpc.mjs"),
-      bundle: true,
-      platform: "neutral",
-      mainFields: ["module", "main"],
-      target: "es2020",
-      format: "esm",
-      plugins: [nodeBuiltinGuard()],
-      logLevel: "error",
-    });
-    xs = new XsWorker();
-    await xs.evaluate(bundleAsScript(join(dir, "rpc.mjs"), "svcRpc"));
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "../../../core/rpc/index.ts"));
   });
-  afterAll(async () => {
-    await xs?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => xs?.close());
 
   it("writes down the same lines as on Node", async () => {
     const node = await runSessionScenario(scenario);
-    await xs.evaluate(runner(scenario));
-    const { reply } = await xs.command("result");
+    const reply = await xs.run("runSessionScenario", scenario);
     expect(reply).toBe(JSON.stringify(node));
     expect(node.lines).toMatchSnapshot();
   });
