@@ -22,6 +22,7 @@ import {
 } from "../../../core/index.js";
 import { createSimBoard } from "../../../hal/sim/index.js";
 import { acceptConfig } from "./config-acceptance.js";
+import { writtenJson } from "./written-places.js";
 
 export interface MachineOptions {
   logEngine: LogEngine;
@@ -133,14 +134,4 @@ export function createMachine(options: MachineOptions): Machine {
     lastRefusal: () => refusal,
     close: () => engine.close(),
   };
-}
-
-/** The configuration as written, for reporting places in the file; undefined if it is not JSON. */
-function writtenJson(source: string | object): unknown {
-  if (typeof source !== "string") return source;
-  try {
-    return JSON.parse(source);
-  } catch {
-    return undefined;
-  }
 }

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve, dirname } from "node:path";
 import { parseMachineConfig, type ConfigIssue } from "../../../core/index.js";
+import { placeFinder, writtenJson } from "./written-places.js";
 
 export interface ValidateResult {
   lines: string[];
@@ -19,10 +20,9 @@ export function validateConfigFile(file: string): ValidateResult {
   }
   const { config, issues } = parseMachineConfig(text);
   const all: ConfigIssue[] = [...issues];
-  // Entries with errors are left out of the parsed list, so find each module's place in the file.
-  const written = modulesAsWritten(text);
-  for (const module of config?.modules ?? []) {
-    const i = written.findIndex((m) => m?.name === module.name);
+  const place = placeFinder(writtenJson(text));
+  for (const [index, module] of (config?.modules ?? []).entries()) {
+    const i = place("modules", module.name, index);
     if (module.type !== "local" || !module.executable_path) continue;
     const path = isAbsolute(module.executable_path)
       ? module.executable_path
@@ -40,15 +40,6 @@ export function validateConfigFile(file: string): ValidateResult {
   const warnings = all.length - errors;
   lines.push(`${file}: ${errors} error(s), ${warnings} warning(s)`);
   return { lines, exitCode: errors > 0 ? 1 : 0 };
-}
-
-function modulesAsWritten(text: string): Array<{ name?: unknown } | null> {
-  try {
-    const modules = (JSON.parse(text) as { modules?: unknown }).modules;
-    return Array.isArray(modules) ? modules : [];
-  } catch {
-    return [];
-  }
 }
 
 export function formatIssue(file: string, issue: ConfigIssue): string {

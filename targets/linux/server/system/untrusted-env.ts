@@ -3,6 +3,7 @@
 // and every component or service whose model runs programs or commands (the process and shell
 // models, the shell service). The machine refuses each one, reported with where it is.
 import type { ConfigIssue, MachineConfig, ResourceConfig } from "../../../../core/index.js";
+import { placeFinder } from "../written-places.js";
 
 export interface UntrustedEntry {
   /** Where the entry is, as in configuration issues: `modules[0]`, `components[3]`. */
@@ -64,14 +65,4 @@ function startsProcess(entry: ResourceConfig): string | undefined {
   if (processApis.has(entry.api)) return "runs shell commands";
   if (processModels.has(entry.model)) return entry.model.endsWith(":shell") ? "runs shell commands" : "starts a process";
   return undefined;
-}
-
-function placeFinder(written: unknown): (section: string, name: string, fallback: number) => number {
-  const sections = typeof written === "object" && written !== null ? (written as Record<string, unknown>) : {};
-  return (section, name, fallback) => {
-    const list = sections[section];
-    if (!Array.isArray(list)) return fallback;
-    const index = list.findIndex((item) => typeof item === "object" && item !== null && (item as { name?: unknown }).name === name);
-    return index < 0 ? fallback : index;
-  };
 }

@@ -1,0 +1,24 @@
+// Where an entry stands in the configuration file as written. Parsed lists leave out broken
+// entries, so a parsed index is not a place a person can find; the name, looked up in the
+// written JSON, is.
+
+/** The configuration as written, or undefined when it is not JSON. */
+export function writtenJson(source: string | object): unknown {
+  if (typeof source !== "string") return source;
+  try {
+    return JSON.parse(source);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A finder of the index of the entry named `name` in `section` of the written file, else `fallback`. */
+export function placeFinder(written: unknown): (section: string, name: string, fallback: number) => number {
+  const sections = typeof written === "object" && written !== null ? (written as Record<string, unknown>) : {};
+  return (section, name, fallback) => {
+    const list = sections[section];
+    if (!Array.isArray(list)) return fallback;
+    const index = list.findIndex((item) => typeof item === "object" && item !== null && (item as { name?: unknown }).name === name);
+    return index < 0 ? fallback : index;
+  };
+}
