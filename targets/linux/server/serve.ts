@@ -104,13 +104,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   let loading: Promise<unknown> = Promise.resolve();
   const load = (text: string, origin: string) => {
     loading = loading.then(async () => {
+      const before = machine.current()?.config;
       const result = await (telemetry
         ? telemetry.span("reconfigure", () => machine.load(text, origin), { origin })
         : machine.load(text, origin));
       const running = machine.current()?.config;
-      if (running) {
+      if (running && running !== before) {
         auth.update(running.auth);
-        warnAboutRestartOnlySettings(log, startConfig, running);
+        if (before) warnAboutRestartOnlySettings(log, startConfig, before, running);
       }
       return result;
     });
@@ -163,11 +164,16 @@ async function restartStatus(machine: Machine): Promise<RestartStatus> {
   return { restartAllowed: !reconfiguring && maintenanceAllowed !== false, reconfiguring, maintenanceAllowed, reason };
 }
 
-/** The port and its TLS files are read once; say so when a new configuration changes them. */
-function warnAboutRestartOnlySettings(log: { warn(message: string, fields?: Record<string, unknown>): void }, start: MachineConfig, now: MachineConfig): void {
+/** The port and its TLS files are read once; say so when an edit changes them (once per edit). */
+function warnAboutRestartOnlySettings(
+  log: { warn(message: string, fields?: Record<string, unknown>): void },
+  start: MachineConfig,
+  before: MachineConfig,
+  now: MachineConfig,
+): void {
   const keys = ["bind_address", "tls_cert_file", "tls_key_file", "no_tls"] as const;
   for (const key of keys) {
-    if (start.network[key] !== now.network[key]) {
+    if (before.network[key] !== now.network[key] && start.network[key] !== now.network[key]) {
       log.warn(`network.${key} changed; it takes effect when svc-server restarts`, { key });
     }
   }
