@@ -1,8 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages svc's tests and hardware backends use, once.
 # Idempotent: packages already present are skipped; without root it only says what is missing.
-# systemd: systemd-analyze verifies the unit --aix-install writes; openssl: TLS test certificates.
-PACKAGES="systemd openssl"
+# It runs as the package's preinstall, so libgpiod-dev is there before node-libgpiod compiles.
+# systemd: systemd-analyze verifies the unit --aix-install writes; openssl: TLS test certificates;
+# libgpiod-dev: the GPIO backend's addon; socat: serial tests over a pty pair; qemu-system-x86,
+# linux-image-amd64, busybox-static: the I2C tests against the kernel's i2c-stub in a small guest.
+PACKAGES="systemd openssl libgpiod-dev socat qemu-system-x86 linux-image-amd64 busybox-static"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
