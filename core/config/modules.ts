@@ -3,12 +3,13 @@
 import type { ModuleConfig } from "./types.js";
 import type { IssueList } from "./issue-list.js";
 import type { Segment } from "./data-path.js";
+import { parseDuration } from "./duration.js";
 
 // A registry module without a version follows the newest release.
 const defaultRegistryVersion = "latest";
 
 export function buildModules(
-  entries: ModuleConfig[],
+  entries: Omit<ModuleConfig, "startup_timeout_ms">[],
   originalIndex: (index: number) => number,
   issues: IssueList,
 ): ModuleConfig[] {
@@ -29,6 +30,11 @@ export function buildModules(
       issues.error([...path, "module_id"], 'is required for a registry module: an id shaped "<namespace>:<name>"');
       return;
     }
+    const startupMs = parseDuration(entry.startup_timeout);
+    if (startupMs === undefined || startupMs < 1000) {
+      issues.error([...path, "startup_timeout"], `must be a duration of at least "1s", such as "30s" or "5m" (found ${JSON.stringify(entry.startup_timeout)})`);
+      return;
+    }
     owners.set(entry.name, `modules[${path[1]}]`);
     built.push({
       type: entry.type,
@@ -38,6 +44,8 @@ export function buildModules(
       env: entry.env,
       module_id: entry.module_id,
       version: entry.version === "" && entry.type === "registry" ? defaultRegistryVersion : entry.version,
+      startup_timeout: entry.startup_timeout,
+      startup_timeout_ms: startupMs,
     });
   });
   return built;

@@ -31,6 +31,10 @@ export interface ModuleConfig {
   env: Record<string, string>;
   module_id: string;
   version: string;
+  /** How long the module may take to start and answer ready, as written ("5m"). */
+  startup_timeout: string;
+  /** `startup_timeout` in milliseconds. */
+  startup_timeout_ms: number;
 }
 
 export interface MaintenanceConfig {

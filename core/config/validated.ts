@@ -43,7 +43,7 @@ export interface ValidatedAgent {
 export interface ValidatedConfig {
   components: ValidatedResource[];
   services: ValidatedResource[];
-  modules: ModuleConfig[];
+  modules: Omit<ModuleConfig, "startup_timeout_ms">[];
   maintenance?: MaintenanceConfig;
   log: LogRule[];
   debug: boolean;
