@@ -25,6 +25,7 @@ import {
 import { toGraphEntries, type PlanResourceInput } from "./graph-entry.js";
 import { checkMaintenance, createMaintenanceGate, type MaintenanceDecision } from "./maintenance-gate.js";
 import { createOperationQueue, type RootKind } from "./operation-queue.js";
+import { inPlaceCandidates } from "./in-place.js";
 import { closeOrder, computePlan } from "./plan.js";
 import { reusePlan } from "./plan-reuse.js";
 import { createResourceLifecycle } from "./resource-lifecycle.js";
@@ -63,6 +64,8 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   // Every build pass gets a stamp; a node attempted in the pass carries it.
   let pass = 0;
   const attemptedIn = new WeakMap<EngineNode, number>();
+  // Running resources whose changed configuration goes to their model's `reconfigure` instead of close + build.
+  const reconfigureInPlace = new Set<EngineNode>();
 
   const queue = createOperationQueue<GraphConfig>({
     apply: (config, rev) => runApply(config, rev, false),
@@ -119,7 +122,9 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     if (!replan) for (const r of plan.rejected) logger.error(`${r.path}: ${r.error}`);
     current = config;
 
-    await closeGroups(plan.close);
+    const inPlace = inPlaceCandidates(plan.modified, nodes, next, registry);
+    await closeGroups(inPlace.size ? plan.close.map((g) => g.filter((n) => !inPlace.has(n))).filter((g) => g.length > 0) : plan.close);
+    for (const name of inPlace) reconfigureInPlace.add(nodes.get(name)!);
     for (const name of plan.removed) {
       cancelRetry(nodes.get(name)!);
       nodes.delete(name);
@@ -255,15 +260,37 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
 
   async function buildNode(name: string, stamp: number, readied: EngineNode[]): Promise<void> {
     const node = nodes.get(name);
-    if (!node || node.hold || node.running || shuttingDown) return;
+    if (!node || shuttingDown) return;
+    const inPlace = reconfigureInPlace.delete(node) && node.running;
+    if (node.hold || (node.running && !inPlace)) return;
     attemptedIn.set(node, stamp);
     cancelRetry(node);
     const given = gatherDependencies(node, graph, nodes);
     if ("status" in given) {
+      if (inPlace) await closeNode(node);
       setStatus(node, "UNCONFIGURED", waitingFor(given.name, describeState(given)), true);
       return;
     }
     const registration = registry.lookup(node.config.api, node.config.model);
+    if (inPlace) {
+      if (registration?.reconfigure) {
+        setStatus(node, "CONFIGURING");
+        const outcome = await lifecycle.reconfigure(node, node.live!, registration, given, () => shuttingDown);
+        if (outcome.ok && nodes.get(name) === node && node.running) {
+          for (const dep of node.builtWith) nodes.get(dep)?.usedBy.delete(name);
+          node.builtWith = given.names;
+          node.builtGenerations = given.generations;
+          for (const dep of given.names) nodes.get(dep)!.usedBy.add(name);
+          node.attempts = 0;
+          setStatus(node, "READY");
+          readied.push(node);
+          return;
+        }
+        if (!outcome.ok) logger.warn(`${name}: ${outcome.error}; building it afresh`);
+      }
+      await closeNode(node);
+      if (shuttingDown || nodes.get(name) !== node) return;
+    }
     if (registration === undefined) {
       // The registry announces the model when it comes; the re-plan then builds this resource.
       setStatus(node, "UNCONFIGURED", `no model ${node.config.model} is registered for API ${node.config.api}; waiting for it to be registered`);

@@ -9,8 +9,12 @@ import type { CloseOutcome, EngineNode, GivenDependencies, Live } from "./engine
 
 export type BuildOutcome = { ok: true; live: Live } | { ok: false; error: string };
 
+export type ReconfigureOutcome = { ok: true } | { ok: false; error: string };
+
 export interface ResourceLifecycle {
   build(node: EngineNode, registration: ModelRegistration, given: GivenDependencies, shuttingDown: () => boolean): Promise<BuildOutcome>;
+  /** Applies the node's new configuration to its running instance through the model's `reconfigure`. */
+  reconfigure(node: EngineNode, live: Live, registration: ModelRegistration, given: GivenDependencies, shuttingDown: () => boolean): Promise<ReconfigureOutcome>;
   close(live: Live, name: string): Promise<CloseOutcome>;
 }
 
@@ -56,11 +60,10 @@ export function createResourceLifecycle(options: ResourceLifecycleOptions): Reso
     return live.closing;
   }
 
-  async function build(node: EngineNode, registration: ModelRegistration, given: GivenDependencies, shuttingDown: () => boolean): Promise<BuildOutcome> {
+  function contextFor(node: EngineNode, given: GivenDependencies, cancelled: () => boolean): BuildContext {
     const name = node.name;
-    let timedOut = false;
     let resourceLogger: LoggerLike | undefined;
-    const context: BuildContext = {
+    return {
       name: node.resourceName,
       config: node.config,
       dependencies: given.view,
@@ -69,8 +72,14 @@ export function createResourceLifecycle(options: ResourceLifecycleOptions): Reso
         return (resourceLogger ??= options.loggerFor ? options.loggerFor(name, node.config) : withField(logger, "resource", name));
       },
       clock,
-      cancelled: () => timedOut || shuttingDown(),
+      cancelled,
     };
+  }
+
+  async function build(node: EngineNode, registration: ModelRegistration, given: GivenDependencies, shuttingDown: () => boolean): Promise<BuildOutcome> {
+    const name = node.name;
+    let timedOut = false;
+    const context = contextFor(node, given, () => timedOut || shuttingDown());
     const outcome = await settleWithin(clock, buildTimeoutMs, () => registration.build(context), (late) => {
       if (late.ok && isResource(late.value)) {
         logger.warn(`${name} finished building after its timeout; closing that instance`);
@@ -85,5 +94,20 @@ export function createResourceLifecycle(options: ResourceLifecycleOptions): Reso
     return { ok: true, live: { resource: outcome.value } };
   }
 
-  return { build, close };
+  async function reconfigure(
+    node: EngineNode,
+    live: Live,
+    registration: ModelRegistration,
+    given: GivenDependencies,
+    shuttingDown: () => boolean,
+  ): Promise<ReconfigureOutcome> {
+    let timedOut = false;
+    const context = contextFor(node, given, () => timedOut || shuttingDown());
+    const outcome = await settleWithin(clock, buildTimeoutMs, () => registration.reconfigure!(live.resource, context), () => {});
+    if (outcome.ok) return { ok: true };
+    timedOut = outcome.timedOut;
+    return { ok: false, error: timedOut ? `reconfiguring timed out after ${buildTimeoutMs} ms` : `reconfiguring failed: ${errorMessage(outcome.error)}` };
+  }
+
+  return { build, reconfigure, close };
 }

@@ -41,6 +41,12 @@ export interface ModelRegistration<R extends Resource = Resource> {
   /** `namespace:family:name` */
   model: string;
   build(context: BuildContext): Promise<R>;
+  /**
+   * Applies a changed configuration of the same model to the running instance, in place (its
+   * dependents are rebuilt all the same). Optional; throwing means the instance is closed and
+   * built afresh.
+   */
+  reconfigure?(resource: R, context: BuildContext): Promise<void>;
   /** Checks the entry; `path` is where the entry sits in the configuration (`components[2]`). */
   validate?(config: ResourceConfig, path: string): ModelValidation;
   /** JSON schema of `attributes`, published by `-dump-resources`. */
