@@ -65,7 +65,7 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
           const v = validateResourceConfig(registry, entry, path);
           for (const issue of v.issues) if (issue.severity === "warning") logger.warn(`${issue.path}: ${issue.message}`);
           prepared.validations.push(v);
-          prepared.inputs.push({ config: entry, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown, unchanged });
+          prepared.inputs.push({ config: entry, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown, absent: v.absent, unchanged });
         }
       };
       add(config.components, "components");
@@ -84,6 +84,7 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
             optional: v.optional,
             issues: v.issues,
             modelKnown: v.modelKnown,
+            absent: v.absent,
             unchanged: true,
           },
         );

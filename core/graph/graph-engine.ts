@@ -113,6 +113,9 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   // ---- applying a configuration ----
 
   async function runApply(config: GraphConfig, rev: string, replan: boolean): Promise<ApplyResult> {
+    // Validations are remembered under the registry as it was when they ran: a model that comes
+    // while this apply awaits must not be hidden behind a result from before it came.
+    const validatedWith = registry.generation;
     const prepared = preparer.prepare(config, nodes, graph, nodeAt);
     // Validations found unchanged stay valid only while the registry is as it was at the last plan.
     const reused =
@@ -141,7 +144,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     const aligned = next.entries.length === prepared.configs.length;
     for (let i = 0; i < prepared.inputs.length; i++) {
       const input = prepared.inputs[i];
-      if (input) rememberValidation(input, aligned ? nodeAt[i] : undefined);
+      if (input) rememberValidation(input, aligned ? nodeAt[i] : undefined, validatedWith);
     }
     for (const held of plan.held) {
       const node = nodes.get(held.name)!;
@@ -202,13 +205,13 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     node.attempts = 0;
   }
 
-  function rememberValidation(input: PlanResourceInput, at: EngineNode | undefined): void {
+  function rememberValidation(input: PlanResourceInput, at: EngineNode | undefined, generation: number): void {
     const node = at ?? nodes.get(`${input.config.api}/${input.config.name}`);
     if (node === undefined || node.config !== input.config) return;
     node.validated = {
       path: input.path!,
-      registryGeneration: registry.generation,
-      result: { modelKnown: input.modelKnown !== false, requires: input.requires!, optional: input.optional!, issues: input.issues! },
+      registryGeneration: generation,
+      result: { modelKnown: input.modelKnown !== false, absent: input.absent, requires: input.requires!, optional: input.optional!, issues: input.issues! },
     };
   }
 

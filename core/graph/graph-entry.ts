@@ -17,6 +17,8 @@ export interface PlanResourceInput {
   issues?: ConfigIssue[];
   /** False when no model is registered for it yet: it waits as UNCONFIGURED. */
   modelKnown?: boolean;
+  /** Why the model is missing, when known (e.g. its module is restarting). */
+  absent?: string;
   /** The caller has already found this entry equal to the running one, so it is not compared again. */
   unchanged?: boolean;
 }
@@ -86,7 +88,10 @@ export function createEntryMaker(): (input: PlanResourceInput, position: number)
     else if (input.modelKnown === false) {
       entry.problem = {
         state: "UNCONFIGURED",
-        error: `no model ${config.model} is registered for API ${config.api}; waiting for it to be registered`,
+        error:
+          input.absent === undefined
+            ? `no model ${config.model} is registered for API ${config.api}; waiting for it to be registered`
+            : `model ${config.model} (API ${config.api}) is not available: ${input.absent}`,
         root: true,
       };
     }

@@ -60,7 +60,8 @@ export interface RegisteredModel {
 }
 
 export interface RegistryChange {
-  kind: "added" | "removed";
+  /** "explained": the reason a missing model is missing changed. */
+  kind: "added" | "removed" | "explained";
   api: string;
   model: string;
 }
@@ -75,6 +76,12 @@ export interface ModelRegistry {
   /** Bumped on every change, so callers can keep results derived from the registry. */
   readonly generation: number;
   onChange(listener: (change: RegistryChange) => void): () => void;
+  /**
+   * Says why a model is not registered (the module that provides it is starting, restarting or
+   * gone), or clears that with undefined; resources waiting for the model show it.
+   */
+  explainAbsence(api: string, model: string, reason: string | undefined): void;
+  absence(api: string, model: string): string | undefined;
 }
 
 export class RegistrationError extends Error {
@@ -85,6 +92,7 @@ export function createModelRegistry(): ModelRegistry {
   // API -> model -> registration: looked up once per build, so no key strings are made.
   const models = new Map<string, Map<string, ModelRegistration>>();
   const listeners = new Set<(change: RegistryChange) => void>();
+  const absences = new Map<string, string>();
   let generation = 0;
 
   function announce(change: RegistryChange): void {
@@ -133,6 +141,14 @@ export function createModelRegistry(): ModelRegistry {
       );
       return all.sort((a, b) => (a.api !== b.api ? (a.api < b.api ? -1 : 1) : a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
     },
+    explainAbsence(api, model, reason) {
+      const key = `${api}\u0000${model}`;
+      if (absences.get(key) === reason) return;
+      if (reason === undefined) absences.delete(key);
+      else absences.set(key, reason);
+      announce({ kind: "explained", api, model });
+    },
+    absence: (api, model) => absences.get(`${api}\u0000${model}`),
     onChange(listener) {
       listeners.add(listener);
       return () => {

@@ -7,6 +7,8 @@ import { errorMessage } from "./resource.js";
 export interface ResourceValidation {
   /** False when no model is registered for the entry's (api, model) yet. */
   modelKnown: boolean;
+  /** Why the model is missing, when whoever provides it said so. */
+  absent?: string;
   requires: string[];
   optional: string[];
   issues: ConfigIssue[];
@@ -23,7 +25,12 @@ function names(value: unknown, where: string, issues: ConfigIssue[]): string[] {
 
 export function validateResourceConfig(registry: ModelRegistry, config: ResourceConfig, path: string): ResourceValidation {
   const registration = registry.lookup(config.api, config.model);
-  if (registration === undefined) return { modelKnown: false, requires: none, optional: none, issues: [] };
+  if (registration === undefined) {
+    const absent = registry.absence(config.api, config.model);
+    return absent === undefined
+      ? { modelKnown: false, requires: none, optional: none, issues: [] }
+      : { modelKnown: false, absent, requires: none, optional: none, issues: [] };
+  }
   if (registration.validate === undefined) return { modelKnown: true, requires: none, optional: none, issues: [] };
   const issues: ConfigIssue[] = [];
   try {

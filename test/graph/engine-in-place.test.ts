@@ -35,7 +35,7 @@ function tunableMachine() {
         users: new Set(),
         async close() {
           resource.closed = true;
-          if (m.journal.live.get(fullName) === resource) m.journal.live.delete(fullName);
+          if ((m.journal.live.get(fullName) as unknown) === resource) m.journal.live.delete(fullName);
           log.push(`close ${resource.id}`);
         },
       };
