@@ -2,6 +2,13 @@
 export const linuxEntries = {
   "svc-server": "targets/linux/server/main.ts",
   "svc-agent": "targets/linux/agent/main.ts",
+  // The module SDK, the runtime of the package's `svc/module-sdk` export.
+  "module-sdk": "targets/linux/module-sdk/index.ts",
+};
+
+// Example modules, bundled to dist/modules/<name>.mjs as executables a configuration can run.
+export const moduleEntries = {
+  counter: "examples/modules/counter/counter.ts",
 };
 
 export const mcuEntry = "targets/mcu/main.ts";

@@ -1,13 +1,14 @@
 // Builds every bundle of svc with esbuild:
 //   dist/linux/svc-server.mjs, dist/linux/svc-agent.mjs  (Node 20, native addons left external)
+//   dist/linux/module-sdk.mjs, dist/modules/*.mjs            (the module SDK, example modules)
 //   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
 // Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu]
 import { build } from "esbuild";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeBuiltinGuard } from "./neutral-guard.mjs";
-import { linuxEntries, mcuEntry, nativeExternals } from "./entries.mjs";
+import { linuxEntries, mcuEntry, moduleEntries, nativeExternals } from "./entries.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
@@ -36,6 +37,22 @@ async function buildLinux() {
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
     logLevel: quiet ? "error" : "warning",
   });
+  // Example modules import `svc/module-sdk`; the "svc-source" condition bundles it from source.
+  await build({
+    absWorkingDir: root,
+    entryPoints: moduleEntries,
+    outdir: "dist/modules",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    conditions: ["svc-source"],
+    external: nativeExternals,
+    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+    logLevel: quiet ? "error" : "warning",
+  });
+  for (const name of Object.keys(moduleEntries)) chmodSync(join(root, "dist/modules", `${name}.mjs`), 0o755);
 }
 
 async function buildMcu() {

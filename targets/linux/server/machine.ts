@@ -18,9 +18,11 @@ import {
   type Logger,
   type MachineConfig,
   type ModelRegistry,
+  type ResourceStatus,
   type ShutdownReport,
 } from "../../../core/index.js";
 import { createSimBoard } from "../../../hal/sim/index.js";
+import { createModuleManager, type ModuleManager, type ModuleManagerOptions } from "../modules/index.js";
 import { acceptConfig } from "./config-acceptance.js";
 import { writtenJson } from "./written-places.js";
 
@@ -32,6 +34,8 @@ export interface MachineOptions {
   /** Leaves out entries this machine will not run (e.g. -untrusted-env), with an issue for each. */
   screen?: (config: MachineConfig, written: unknown) => { config: MachineConfig; issues: ConfigIssue[] };
   buildTimeoutMs?: number;
+  /** Runs the configuration's modules; without it, module entries are not started. */
+  modules?: Omit<ModuleManagerOptions, "registry" | "logEngine" | "settle">;
 }
 
 export interface RunningConfig {
@@ -52,6 +56,8 @@ export interface Machine {
   /** Reads a configuration and applies it; resolves when it is applied, deferred or refused. */
   load(source: string | object, origin: string): Promise<LoadResult>;
   current(): RunningConfig | undefined;
+  /** Each configured module's state, as GetMachineStatus lists it. */
+  moduleStatuses(): ResourceStatus[];
   /** The last configuration that was refused, and why; cleared when one is applied. */
   lastRefusal(): { reason: string; origin: string; issues: ConfigIssue[] } | undefined;
   close(): Promise<ShutdownReport>;
@@ -69,6 +75,9 @@ export function createMachine(options: MachineOptions): Machine {
     loggerFor: (_name, config) => options.logEngine.resourceLogger(config.api, config.name),
     buildTimeoutMs: options.buildTimeoutMs,
   });
+  const modules: ModuleManager | undefined = options.modules
+    ? createModuleManager({ ...options.modules, registry, logEngine: options.logEngine, settle: () => engine.whenIdle() })
+    : undefined;
   let running: RunningConfig | undefined;
   let refusal: { reason: string; origin: string; issues: ConfigIssue[] } | undefined;
 
@@ -111,7 +120,10 @@ export function createMachine(options: MachineOptions): Machine {
     const previous = running;
     running = { config, issues, revision, origin };
     refusal = undefined;
+    // Modules start (and changed ones restart) first, so their models can be validated and built.
+    await modules?.prepare(config);
     const result = await engine.apply(config, { revision });
+    if (result.outcome === "applied") await modules?.finish(config);
     if (result.outcome === "applied") {
       log.info(previous ? "configuration applied" : "configuration loaded", {
         file: origin,
@@ -132,6 +144,12 @@ export function createMachine(options: MachineOptions): Machine {
     load,
     current: () => running,
     lastRefusal: () => refusal,
-    close: () => engine.close(),
+    moduleStatuses: () => modules?.resourceStatuses() ?? [],
+    async close() {
+      // Resources first, dependents before what they use, modular ones included; then the modules.
+      const report = await engine.close();
+      await modules?.close();
+      return report;
+    },
   };
 }

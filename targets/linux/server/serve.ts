@@ -3,6 +3,8 @@
 // nowhere else: auth, operations and sessions around every call, the RobotService, the component
 // services, the plain HTTP routes, and the orderly stop.
 import type { Interceptor } from "@connectrpc/connect";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { createResourceLookup, type LogEngine, type MachineConfig } from "../../../core/index.js";
 import { createNodeClock } from "../logging/index.js";
 import { createApiKeyAuth, registerAuthService, unauthenticatedBindWarning } from "./auth/index.js";
@@ -10,6 +12,8 @@ import { watchConfigFile, type ConfigWatcher } from "./config-watch/index.js";
 import { createTelemetry, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
 import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
 import { createMachine, type Machine } from "./machine.js";
+import { createModuleSockets } from "../modules/index.js";
+import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi } from "./robot/index.js";
 import { registerComponentServices } from "./rpc/index.js";
 import { createApiServer, type ApiServer, type HttpRoute } from "./transport/index.js";
@@ -46,11 +50,20 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { logEngine, startConfig } = options;
   const log = logEngine.logger("svc.server");
   const clock = createNodeClock();
+  const sockets = createModuleSockets();
   const machine = createMachine({
     logEngine,
     clock,
     revealSecrets: options.revealSecrets,
     screen: options.untrustedEnv ? screenUntrusted : undefined,
+    modules: {
+      sockets,
+      baseDir: options.initial.file ? dirname(resolve(options.initial.file)) : process.cwd(),
+      packages: {
+        registryUrl: process.env.SVC_MODULE_REGISTRY || undefined,
+        cacheDir: process.env.SVC_MODULE_CACHE || join(homedir(), ".svc", "modules"),
+      },
+    },
   });
   const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
   const auth = createApiKeyAuth({
@@ -63,6 +76,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     version: options.version,
     cloud: () => machine.current()?.config.cloud,
     requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
+    moduleStatuses: () => machine.moduleStatuses(),
     logger: logEngine.logger("svc.sessions"),
     clock,
   });
@@ -96,6 +110,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     },
     onRouteError: (error, method, path) => log.error("HTTP route failed", { method, path, error: String(error) }),
   });
+  // Modules reach their dependencies here: the same API, on a socket only this user can open.
+  const parentSocket = await listenOnUnixSocket(
+    sockets.parent,
+    (router) => {
+      robot.routes(router);
+      registerComponentServices(router, lookup, robot.callOptions);
+    },
+    { interceptors: [robot.interceptor] },
+  );
   log.info("serving", { url: server.url, tls: server.secure, auth: auth.enabled });
   const openWarning = unauthenticatedBindWarning(network.bind_address, startConfig.auth);
   if (openWarning) log.warn(openWarning);
@@ -141,7 +164,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         watcher?.close();
         await server.close();
         robot.close();
+        await parentSocket.close();
         const report = await machine.close();
+        sockets.remove();
         for (const hung of report.hung) log.warn("resource did not close in time", { resource: hung });
         for (const failed of report.failed) log.error("resource failed to close", { resource: failed.name, error: failed.error });
         telemetry?.close();

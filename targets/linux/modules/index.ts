@@ -1,0 +1,10 @@
+// Modular resources: module processes, the module protocol and the models they provide.
+export { createModuleManager, MODULE_STATUS_API } from "./module-manager.js";
+export type { ModuleManager, ModuleManagerOptions } from "./module-manager.js";
+export type { ModuleStatus } from "./module-supervisor.js";
+export { createModuleSockets, MAX_SOCKET_PATH } from "./module-sockets.js";
+export type { ModuleSockets } from "./module-sockets.js";
+export { hostPlatform, resolveModulePackage, ModulePackageError } from "./module-package.js";
+export type { ModulePackageOptions, ModulePackage } from "./module-package.js";
+export { PARENT_PIPE_FD } from "./module-process.js";
+export { createRestartBackoff, RESTART_INITIAL_MS, RESTART_MAX_MS, HEALTHY_RESET_MS } from "./restart-backoff.js";

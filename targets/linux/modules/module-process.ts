@@ -1,0 +1,122 @@
+// One run of a module's executable. It is started in its own process group (so stopping it
+// reaches whatever it started, and a terminal's Ctrl-C reaches only svc-server, which stops
+// modules in order), with its socket path and log level as arguments, and with a pipe on fd 3
+// that it never reads from: when svc-server dies, even by SIGKILL, the pipe closes and the
+// module (through the module SDK, or any code watching fd 3) knows to exit.
+import { spawn, type ChildProcess } from "node:child_process";
+import { stat } from "node:fs/promises";
+import type { LogLevel } from "../../../core/index.js";
+import { followModuleOutput, type ModuleLoggers, type ModuleOutput } from "./module-output.js";
+
+/** The file descriptor of the pipe that closes when svc-server is gone. */
+export const PARENT_PIPE_FD = 3;
+
+export interface ModuleExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The module's last stderr lines. */
+  stderr: string[];
+}
+
+export interface ModuleProcessOptions {
+  executable: string;
+  socketPath: string;
+  logLevel: LogLevel;
+  /** The module's folder: its working directory and SVC_MODULE_ROOT. */
+  root: string;
+  /** The configuration's `env`, over svc-server's own environment. */
+  env: Record<string, string>;
+  loggers: ModuleLoggers;
+}
+
+export interface ModuleProcess {
+  readonly pid: number;
+  /** Resolves when the process has exited, for any reason. */
+  readonly exited: Promise<ModuleExit>;
+  hasExited(): boolean;
+  /** Resolves once the module listens on its socket; rejects if it exits first or `timeoutMs` passes. */
+  waitForSocket(timeoutMs: number): Promise<void>;
+  /** SIGTERM to the process group, SIGKILL after `graceMs`; resolves with the exit. */
+  stop(graceMs: number): Promise<ModuleExit>;
+}
+
+export class ModuleStartError extends Error {
+  override name = "ModuleStartError";
+}
+
+/** "exited with code 2" / "was killed by SIGKILL", and the last stderr line when there is one. */
+export function describeExit(exit: ModuleExit): string {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  const last = exit.stderr.length ? `: ${exit.stderr.slice(-3).join(" | ")}` : "";
+  return `${how}${last}`;
+}
+
+export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess {
+  const child: ChildProcess = spawn(options.executable, [options.socketPath, `--log-level=${options.logLevel}`], {
+    cwd: options.root,
+    env: {
+      ...process.env,
+      ...options.env,
+      SVC_MODULE_ROOT: options.root,
+      SVC_MODULE_ADDRESS: options.socketPath,
+      SVC_MODULE_PARENT_FD: String(PARENT_PIPE_FD),
+    },
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  let output: ModuleOutput | undefined;
+  if (child.stdout && child.stderr) output = followModuleOutput(child.stdout, child.stderr, options.loggers);
+  let exit: ModuleExit | undefined;
+  const exited = new Promise<ModuleExit>((resolve) => {
+    const done = (code: number | null, signal: NodeJS.Signals | null) => {
+      exit ??= { code, signal, stderr: output?.stderrTail() ?? [] };
+      // Whatever the module started and left behind goes with it.
+      killGroup(child.pid, "SIGKILL");
+      resolve(exit);
+    };
+    // "close" waits for the output to drain, so the last stderr lines are in the tail.
+    child.once("close", done);
+    child.once("error", (error) => {
+      options.loggers.stderr(`cannot start ${options.executable}: ${error.message}`);
+      exit ??= { code: null, signal: null, stderr: [`cannot start ${options.executable}: ${error.message}`] };
+      resolve(exit);
+    });
+  });
+
+  function signalGroup(signal: NodeJS.Signals): void {
+    if (!exit) killGroup(child.pid, signal);
+  }
+
+  return {
+    pid: child.pid ?? -1,
+    exited,
+    hasExited: () => exit !== undefined,
+    async waitForSocket(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (exit) throw new ModuleStartError(`${describeExit(exit)} before listening on its socket`);
+        const found = await stat(options.socketPath).catch(() => undefined);
+        if (found?.isSocket()) return;
+        if (Date.now() >= deadline) throw new ModuleStartError(`did not listen on ${options.socketPath} within ${timeoutMs} ms`);
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
+      }
+    },
+    async stop(graceMs) {
+      if (exit) return exit;
+      signalGroup("SIGTERM");
+      const timer = setTimeout(() => signalGroup("SIGKILL"), graceMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}

@@ -1,0 +1,63 @@
+// A gRPC connect transport (HTTP/2) whose connection goes to a unix socket: the channel between
+// svc-server and its module processes. It dials lazily and dials again whenever the connection
+// is gone, so a peer restarted on the same path (a module after a crash) is reached by the next
+// call without any action from the caller. Closing it ends the connection and fails every later
+// call.
+import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { connect } from "node:net";
+
+export interface UnixSocketTransportOptions {
+  /** Closes the connection after this long without calls (it is dialled again on the next). Default 15 minutes. */
+  readonly idleConnectionTimeoutMs?: number;
+  /** A deadline every call gets unless it sets its own; none by default. */
+  readonly defaultTimeoutMs?: number;
+  /** Run around every call, first to last (headers a peer expects, logging). */
+  readonly interceptors?: readonly Interceptor[];
+}
+
+export interface UnixSocketTransport extends Transport {
+  readonly socketPath: string;
+  /** Ends the connection; calls in flight fail, later calls fail at once. Idempotent. */
+  close(): void;
+  readonly closed: boolean;
+}
+
+// Only an http: authority is needed for the :authority header; the socket is the real address.
+const AUTHORITY = "http://localhost";
+
+export function createUnixSocketTransport(socketPath: string, options: UnixSocketTransportOptions = {}): UnixSocketTransport {
+  const sessions = new Http2SessionManager(
+    AUTHORITY,
+    { idleConnectionTimeoutMs: options.idleConnectionTimeoutMs },
+    { createConnection: () => connect(socketPath) },
+  );
+  const grpc = createGrpcTransport({
+    baseUrl: AUTHORITY,
+    sessionManager: sessions,
+    defaultTimeoutMs: options.defaultTimeoutMs,
+    interceptors: [...(options.interceptors ?? [])],
+  });
+  let closed = false;
+  const refuse = () => new ConnectError(`the connection to ${socketPath} has been closed`, Code.Unavailable);
+
+  return {
+    socketPath,
+    get closed() {
+      return closed;
+    },
+    unary(method, signal, timeoutMs, header, input, contextValues) {
+      if (closed) return Promise.reject(refuse());
+      return grpc.unary(method, signal, timeoutMs, header, input, contextValues);
+    },
+    stream(method, signal, timeoutMs, header, input, contextValues) {
+      if (closed) return Promise.reject(refuse());
+      return grpc.stream(method, signal, timeoutMs, header, input, contextValues);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      sessions.abort(new ConnectError(`the connection to ${socketPath} has been closed`, Code.Canceled));
+    },
+  };
+}
