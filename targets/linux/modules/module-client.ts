@@ -67,20 +67,21 @@ export function createModuleClient(socketPath: string): ModuleClient {
     async waitUntilReady(parentAddress, timeoutMs, stillWanted) {
       const deadline = Date.now() + timeoutMs;
       let last = "it never answered";
+      let saidNotReady = false;
       while (stillWanted()) {
         const left = deadline - Date.now();
         if (left <= 0) break;
         try {
           const answer = await client.ready({ parentAddress, rawParentAddress: parentAddress }, { timeoutMs: Math.min(left, READY_CALL_MS) });
           if (answer.ready) return handlersOf(answer.handlermap);
-          last = "it answered not ready";
+          saidNotReady = true;
         } catch (thrown) {
           last = `Ready failed: ${ConnectError.from(thrown).rawMessage}`;
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(READY_POLL_MS, Math.max(0, deadline - Date.now()))));
       }
       if (!stillWanted()) throw new Error("stopped before it was ready");
-      throw new Error(`not ready within ${Math.round(timeoutMs / 1000)} s (startup_timeout); ${last}`);
+      throw new Error(`not ready within ${Math.round(timeoutMs / 1000)} s (startup_timeout); ${saidNotReady ? "it answered not ready" : last}`);
     },
     async validate(config, timeoutMs) {
       try {
