@@ -12,3 +12,7 @@ export const GENERIC_SERVICE_API = "rdk:service:generic";
 
 export const FAKE_MODEL = "rdk:builtin:fake";
 export const GPIO_MODEL = "rdk:builtin:gpio";
+export const PI_MODEL = "rdk:builtin:pi";
+export const LINUX_BOARD_MODEL = "rdk:builtin:linux-board";
+export const SERIAL_LINE_MODEL = "rdk:builtin:serial-line";
+export const INA219_MODEL = "rdk:builtin:ina219";

@@ -1,5 +1,6 @@
 // Public face of core/components: the component and service APIs as TypeScript interfaces, the
-// built-in models (fakes of every API and the GPIO motor) and their registration, and a motor
+// built-in models (fakes of every API, the GPIO motor, the serial line sensor and the INA219)
+// and their registration, the board model hosts register under their own names, and a motor
 // scenario for cross-engine tests.
 export {
   BOARD_API,
@@ -8,10 +9,14 @@ export {
   GENERIC_COMPONENT_API,
   GENERIC_SERVICE_API,
   GPIO_MODEL,
+  INA219_MODEL,
+  LINUX_BOARD_MODEL,
   MOTOR_API,
   MOVEMENT_SENSOR_API,
+  PI_MODEL,
   POWER_SENSOR_API,
   SENSOR_API,
+  SERIAL_LINE_MODEL,
   SERVO_API,
 } from "./api-names.js";
 export { ComponentError } from "./component-error.js";
@@ -37,6 +42,10 @@ export type { PowerSensor } from "./apis/power-sensor.js";
 export type { GenericComponent, GenericService } from "./apis/generic.js";
 export { isFakeEncoder } from "./fake/encoder.js";
 export type { FakeEncoder } from "./fake/encoder.js";
+export { boardModel, ANALOG_WRITE_MAX } from "./board/board-model.js";
+export type { BoardHostAttributes, BoardModelDefinition, BoardModelOptions } from "./board/board-model.js";
+export type { DeviceIOOptions } from "./device-io.js";
+export { parseKeyValueLine } from "./serial/key-value-line.js";
 export { builtinModels, registerBuiltinModels } from "./register-builtins.js";
 export type { BuiltinModelOptions } from "./register-builtins.js";
 export { runMotorScenario } from "./motor-scenario.js";

@@ -1,34 +1,75 @@
-// Simulated I2C devices: each a 256-byte register file at an address on a bus, with the usual
+// Simulated I2C devices on numbered buses. A device is a model that takes the bytes of each
+// write and answers each read; the plain one is a 256-byte register file with the usual
 // register-pointer protocol (the first byte written sets the pointer, later bytes write on from
-// there; reads continue from the pointer). Enough for drivers of register-mapped sensors.
+// there; reads continue from the pointer), enough for most register-mapped parts. Parts whose
+// registers are wider than a byte (INA219, ADS1115) bring their own model.
 import { IOError, type I2C, type I2COptions, type SMBus } from "../io.js";
+
+/** One device on the simulated bus, seen from the wire: each write and each read transfer. */
+export interface SimI2CModel {
+  write(data: Uint8Array): void;
+  read(count: number): Uint8Array;
+}
 
 export interface SimI2CDevice {
   bus?: number;
   address: number;
-  /** Initial register values by register number. */
+  /** Initial register values by register number (register-file devices). */
   registers?: Record<number, number>;
+  /** A device model of its own; `registers` is then ignored. */
+  model?: SimI2CModel;
 }
 
 export interface SimI2CBus {
-  /** The register file of the device at (bus, address), for tests to inspect or preset. */
+  /** The register file of a register-file device at (bus, address), for tests to inspect or preset. */
   device(bus: number, address: number): Uint8Array | undefined;
   I2C: new (options: I2COptions) => I2C;
   SMBus: new (options: I2COptions) => SMBus;
 }
 
+interface RegisterFile extends SimI2CModel {
+  registers: Uint8Array;
+}
+
+function createRegisterFile(initial: Record<number, number>): RegisterFile {
+  const registers = new Uint8Array(256);
+  for (const [reg, value] of Object.entries(initial)) registers[Number(reg) & 0xff] = value & 0xff;
+  let pointer = 0;
+  return {
+    registers,
+    write(data) {
+      if (data.length === 0) return;
+      pointer = data[0]!;
+      for (let i = 1; i < data.length; i++) registers[(pointer + i - 1) & 0xff] = data[i]!;
+      if (data.length > 1) pointer = (pointer + data.length - 1) & 0xff;
+    },
+    read(count) {
+      const out = new Uint8Array(count);
+      for (let i = 0; i < count; i++) out[i] = registers[(pointer + i) & 0xff]!;
+      pointer = (pointer + count) & 0xff;
+      return out;
+    },
+  };
+}
+
 export function createSimI2C(devices: readonly SimI2CDevice[]): SimI2CBus {
-  const files = new Map<string, { registers: Uint8Array; pointer: number }>();
+  const models = new Map<string, SimI2CModel>();
+  const files = new Map<string, Uint8Array>();
   const key = (bus: number, address: number) => `${bus}:${address}`;
   for (const d of devices) {
-    const registers = new Uint8Array(256);
-    for (const [reg, value] of Object.entries(d.registers ?? {})) registers[Number(reg) & 0xff] = value & 0xff;
-    files.set(key(d.bus ?? 1, d.address), { registers, pointer: 0 });
+    const k = key(d.bus ?? 1, d.address);
+    if (d.model) {
+      models.set(k, d.model);
+    } else {
+      const file = createRegisterFile(d.registers ?? {});
+      models.set(k, file);
+      files.set(k, file.registers);
+    }
   }
 
   class SimI2C implements I2C {
     protected closed = false;
-    private readonly file: { registers: Uint8Array; pointer: number };
+    private readonly model: SimI2CModel;
     private readonly where: string;
     constructor(options: I2COptions) {
       const bus = options.bus ?? 1;
@@ -36,23 +77,17 @@ export function createSimI2C(devices: readonly SimI2CDevice[]): SimI2CBus {
       if (!Number.isInteger(options.address) || options.address < 0 || options.address > 0x7f) {
         throw new IOError("invalid", `I2C address must be 0x00-0x7f, got ${options.address}`);
       }
-      const file = files.get(key(bus, options.address));
-      if (!file) throw new IOError("io", `no device answers at ${this.where}`);
-      this.file = file;
+      const model = models.get(key(bus, options.address));
+      if (!model) throw new IOError("io", `no device answers at ${this.where}`);
+      this.model = model;
     }
     read(count: number): Uint8Array {
       this.check();
-      const out = new Uint8Array(count);
-      for (let i = 0; i < count; i++) out[i] = this.file.registers[(this.file.pointer + i) & 0xff]!;
-      this.file.pointer = (this.file.pointer + count) & 0xff;
-      return out;
+      return this.model.read(count);
     }
     write(data: Uint8Array): void {
       this.check();
-      if (data.length === 0) return;
-      this.file.pointer = data[0]!;
-      for (let i = 1; i < data.length; i++) this.file.registers[(this.file.pointer + i - 1) & 0xff] = data[i]!;
-      if (data.length > 1) this.file.pointer = (this.file.pointer + data.length - 1) & 0xff;
+      this.model.write(Uint8Array.from(data));
     }
     writeRead(data: Uint8Array, count: number): Uint8Array {
       this.write(data);
@@ -94,7 +129,7 @@ export function createSimI2C(devices: readonly SimI2CDevice[]): SimI2CBus {
   }
 
   return {
-    device: (bus, address) => files.get(key(bus, address))?.registers,
+    device: (bus, address) => files.get(key(bus, address)),
     I2C: SimI2C,
     SMBus: SimSMBus,
   };

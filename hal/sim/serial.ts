@@ -1,6 +1,7 @@
 // Simulated serial ports: a port is looped back to itself, paired with another port, or answered
 // by a script (a function from what was written to what comes back). Arrival is announced with
-// `onReadable` on a microtask, as a UART interrupt would.
+// `onReadable` on a microtask, as a UART interrupt would; `onWritable` once the port is open (on
+// a microtask after construction, as ECMA-419 hosts do) and after each write.
 import { IOError, type Serial, type SerialOptions } from "../io.js";
 
 export type SimSerialWiring = "loopback" | { pair: string } | { script: (written: Uint8Array) => Uint8Array | undefined };
@@ -29,6 +30,8 @@ export function createSimSerial(wiring: Readonly<Record<string, SimSerialWiring>
       if (open.has(this.port)) throw new IOError("busy", `serial port ${this.port} is already open`);
       if (!Number.isInteger(options.baud) || options.baud <= 0) throw new IOError("invalid", `baud must be a positive integer, got ${options.baud}`);
       open.set(this.port, this);
+      const onWritable = options.onWritable;
+      if (onWritable) void Promise.resolve().then(() => !this.closed && onWritable(4096));
     }
     read(count?: number): Uint8Array | undefined {
       if (this.closed) throw new IOError("closed", `serial port ${this.port} is closed`);

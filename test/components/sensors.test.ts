@@ -95,7 +95,9 @@ describe("generic fakes and the registry", () => {
       "rdk:component:motor rdk:builtin:gpio",
       "rdk:component:movement_sensor rdk:builtin:fake",
       "rdk:component:power_sensor rdk:builtin:fake",
+      "rdk:component:power_sensor rdk:builtin:ina219",
       "rdk:component:sensor rdk:builtin:fake",
+      "rdk:component:sensor rdk:builtin:serial-line",
       "rdk:component:servo rdk:builtin:fake",
       "rdk:service:generic rdk:builtin:fake",
     ]);

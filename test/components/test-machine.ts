@@ -1,7 +1,9 @@
 // One helper that builds a machine for component tests: a real registry with every built-in
-// model, a simulated board behind the fake boards, a manual clock, and builds that go through
-// each model's validator first, each entry seeing those built before it by name.
+// model, a simulated board behind the fake boards and the sensors (or the IO a test gives, such
+// as a Linux host's), a manual clock, and builds that go through each model's validator first,
+// each entry seeing those built before it by name.
 import type { ResourceConfig } from "../../core/config/index.js";
+import type { IOProvider } from "../../hal/io.js";
 import { registerBuiltinModels } from "../../core/components/index.js";
 import { createManualClock, type ManualClock } from "../../core/index.js";
 import {
@@ -9,6 +11,7 @@ import {
   parseApi,
   validateResourceConfig,
   type LoggerLike,
+  type ModelRegistration,
   type ModelRegistry,
   type Resource,
   type ResourceValidation,
@@ -39,11 +42,20 @@ export function entry(kind: string, name: string, attributes: Record<string, unk
   return { name, api: apiOf(kind), model, attributes, depends_on: [] };
 }
 
-export function createTestMachine(description: SimBoardDescription = {}): TestMachine {
+export interface TestMachineOptions {
+  /** The IO boards and sensors get instead of the simulated board's. */
+  io?: IOProvider;
+  /** Models registered beside the built-in ones (a host's boards). */
+  models?: ModelRegistration[];
+}
+
+export function createTestMachine(description: SimBoardDescription = {}, options: TestMachineOptions = {}): TestMachine {
   const clock = createManualClock(1_000);
   const sim = createSimBoard(description);
   const registry = createModelRegistry();
-  registerBuiltinModels(registry, { ioForBoard: () => sim.io });
+  const io = options.io ?? sim.io;
+  registerBuiltinModels(registry, { ioForBoard: () => io });
+  for (const model of options.models ?? []) registry.register(model);
   const logs: LogLine[] = [];
   const at = (level: string) => (message: string) => void logs.push({ level, message });
   const logger: LoggerLike = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };

@@ -2,6 +2,7 @@
 export const linuxEntries = {
   "svc-server": "targets/linux/server/main.ts",
   "svc-agent": "targets/linux/agent/main.ts",
+  "svc-hal-conformance": "tools/hal-conformance/main.ts",
   // The module SDK, the runtime of the package's `svc/module-sdk` export.
   "module-sdk": "targets/linux/module-sdk/index.ts",
 };

@@ -1,10 +1,12 @@
-// A board's named inputs, opened when the board is built: analog readers and digital interrupts
-// (pins whose rising edges are counted as they arrive, through the Digital IO's onReadable).
+// A board's named inputs, opened when the board is built: analog readers (the host's Analog IO,
+// or an input of an I2C converter) and digital interrupts (pins whose rising edges are counted
+// as they arrive, through the Digital IO's onReadable).
 import { IOError, requireIO, type Analog, type Digital, type IOProvider } from "../../../hal/io.js";
 import { closeAll } from "../close-all.js";
 import { ComponentError } from "../component-error.js";
 import type { AnalogValue } from "../apis/board.js";
-import type { NamedPin } from "./board-attributes.js";
+import { openAds1x15Analog } from "./ads1x15.js";
+import type { AnalogEntry, NamedPin } from "./board-attributes.js";
 
 /** The voltage an analog input's full scale stands for. */
 export const ANALOG_REFERENCE_VOLTS = 3.3;
@@ -22,8 +24,14 @@ export interface BoardInputs {
 export interface BoardInputsOptions {
   io: IOProvider;
   boardName: string;
-  analogs: readonly NamedPin[];
+  analogs: readonly AnalogEntry[];
   interrupts: readonly NamedPin[];
+}
+
+interface AnalogInput {
+  io: Analog;
+  /** Volts of a full-scale reading. */
+  fullScale: number;
 }
 
 interface Interrupt {
@@ -44,11 +52,12 @@ function openNamed<T>(kind: string, { name, pin }: NamedPin, open: () => T): T {
 
 export function openBoardInputs(options: BoardInputsOptions): BoardInputs {
   const { io, boardName } = options;
-  const analogs = new Map<string, Analog>();
+  const analogs = new Map<string, AnalogInput>();
   const interrupts = new Map<string, Interrupt>();
   const byPin = new Map<string, string>();
   const close = () => {
-    const handles: Array<Analog | Digital> = Array.from(analogs.values());
+    const handles: Array<Analog | Digital> = [];
+    analogs.forEach((a) => handles.push(a.io));
     interrupts.forEach((i) => handles.push(i.io));
     analogs.clear();
     interrupts.clear();
@@ -59,7 +68,12 @@ export function openBoardInputs(options: BoardInputsOptions): BoardInputs {
   // Everything opened so far is closed again when one input cannot be opened.
   try {
     for (const entry of options.analogs) {
-      const analog = openNamed("analog reader", entry, () => new (requireIO(io, "Analog"))({ pin: entry.pin }));
+      const adc = entry.adc;
+      const analog: AnalogInput = openNamed("analog reader", entry, () => {
+        if (!adc) return { io: new (requireIO(io, "Analog"))({ pin: entry.pin }), fullScale: ANALOG_REFERENCE_VOLTS };
+        const converter = openAds1x15Analog(io, adc);
+        return { io: converter, fullScale: converter.fullScaleVolts };
+      });
       analogs.set(entry.name, analog);
     }
     for (const entry of options.interrupts) {
@@ -86,8 +100,8 @@ export function openBoardInputs(options: BoardInputsOptions): BoardInputs {
     readAnalog(name) {
       const analog = analogs.get(name);
       if (!analog) throw unknown("analog reader", name, analogs);
-      const steps = 2 ** analog.resolution;
-      return { value: analog.read(), minRange: 0, maxRange: ANALOG_REFERENCE_VOLTS, stepSize: ANALOG_REFERENCE_VOLTS / steps };
+      const steps = 2 ** analog.io.resolution;
+      return { value: analog.io.read(), minRange: 0, maxRange: analog.fullScale, stepSize: analog.fullScale / steps };
     },
     interruptCount(name) {
       const interrupt = interrupts.get(name);

@@ -1,120 +1,13 @@
-// The fake board (rdk:builtin:fake): GPIO, PWM and analog readers on the IO of the hardware it
-// is given (the simulated board by default), so levels, duty and frequency can be seen on the
-// other side of the wire, looped pins read each other and interrupts count real edges.
-import { IOError, requireIO, type IOProvider } from "../../../hal/io.js";
-import type { ResourceConfig } from "../../config/index.js";
-import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
-import { failOnIssues } from "../attributes.js";
-import { BOARD_API, FAKE_MODEL } from "../api-names.js";
-import { closeAll } from "../close-all.js";
-import { ComponentError, requireFinite } from "../component-error.js";
+// The fake board (rdk:builtin:fake): the board model on the IO it is given (the simulated board
+// by default), so levels, duty and frequency can be seen on the other side of the wire, looped
+// pins read each other and interrupts count real edges.
+import type { ModelRegistration } from "../../resource/index.js";
+import { FAKE_MODEL } from "../api-names.js";
 import type { Board } from "../apis/board.js";
-import { boardAttributesSchema, readBoardAttributes } from "../board/board-attributes.js";
-import { openBoardInputs } from "../board/board-inputs.js";
-import { createBoardPins } from "../board/board-pins.js";
-import { createLentIO } from "../board/lent-io.js";
+import { boardModel, type BoardModelOptions } from "../board/board-model.js";
 
-export interface BoardModelOptions {
-  /** The IO of the hardware a board entry stands for: a simulated board, or a test's own. */
-  ioForBoard(config: ResourceConfig): IOProvider;
-}
-
-/** WriteAnalog on a pin without a DAC is PWM at this many steps, as Arduino's analogWrite. */
-export const ANALOG_WRITE_MAX = 255;
+export { ANALOG_WRITE_MAX, type BoardModelOptions } from "../board/board-model.js";
 
 export function fakeBoardModel(options: BoardModelOptions): ModelRegistration<Board> {
-  return {
-    api: BOARD_API,
-    model: FAKE_MODEL,
-    attributesSchema: boardAttributesSchema,
-    validate(config, path) {
-      return { issues: readBoardAttributes(config.attributes, path).issues };
-    },
-    async build(ctx) {
-      const { value: attrs, issues } = readBoardAttributes(ctx.config.attributes, formatResourceName(ctx.name));
-      failOnIssues(issues);
-      const io = options.ioForBoard(ctx.config);
-      const boardName = ctx.name.name;
-      const inputs = openBoardInputs({ io, boardName, analogs: attrs.analogs, interrupts: attrs.digitalInterrupts });
-      const interruptUse = (pin: string) => {
-        const name = inputs.interruptOn(pin);
-        return name === undefined ? undefined : `digital interrupt ${JSON.stringify(name)}`;
-      };
-      // The lent IO and the board's own pins ask each other about a pin, only when called.
-      const lent = createLentIO(io, boardName, (pin) => interruptUse(pin) ?? pins.use(pin));
-      const heldByComponent = "a component wired to the board holds it";
-      const pins = createBoardPins({
-        io,
-        boardName,
-        blocked: (pin) => (lent.lent(pin) ? heldByComponent : interruptUse(pin)),
-      });
-      let closed = false;
-      const open = () => {
-        if (closed) throw new ComponentError("unavailable", `board ${boardName} is closed`);
-      };
-
-      return {
-        name: ctx.name,
-        async setGPIO(pin, high) {
-          open();
-          pins.setLevel(pin, high);
-        },
-        async getGPIO(pin) {
-          open();
-          if (inputs.interruptOn(pin) !== undefined) return inputs.readInterruptPin(pin);
-          const driven = pins.driven(pin);
-          if (driven !== undefined) return driven;
-          if (lent.lent(pin)) throw new IOError("busy", `pin ${pin} of board ${boardName} is busy: ${heldByComponent}`);
-          // A pin nobody holds is read as an input for the moment of the read.
-          const input = new (requireIO(io, "Digital"))({ pin, mode: "input" });
-          try {
-            return input.read() === 1;
-          } finally {
-            input.close();
-          }
-        },
-        async pwm(pin) {
-          open();
-          return pins.duty(pin);
-        },
-        async setPWM(pin, dutyCycle) {
-          open();
-          pins.setDuty(pin, dutyCycle);
-        },
-        async pwmFrequency(pin) {
-          open();
-          return pins.frequency(pin);
-        },
-        async setPWMFrequency(pin, hz) {
-          open();
-          pins.setFrequency(pin, hz);
-        },
-        async readAnalogReader(name) {
-          open();
-          return inputs.readAnalog(name);
-        },
-        async writeAnalog(pin, value) {
-          open();
-          requireFinite(value, "value");
-          if (Math.floor(value) !== value || value < 0 || value > ANALOG_WRITE_MAX) {
-            throw new ComponentError("invalid_argument", `analog value must be a whole number from 0 to ${ANALOG_WRITE_MAX}, got ${value}`);
-          }
-          pins.setDuty(pin, value / ANALOG_WRITE_MAX);
-        },
-        async getDigitalInterruptValue(name) {
-          open();
-          return inputs.interruptCount(name);
-        },
-        boardIO: () => lent.provider,
-        async doCommand(command) {
-          return command;
-        },
-        async close() {
-          if (closed) return;
-          closed = true;
-          closeAll([pins, inputs], (part) => part.close());
-        },
-      };
-    },
-  };
+  return boardModel({ model: FAKE_MODEL, ioForBoard: options.ioForBoard });
 }

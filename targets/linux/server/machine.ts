@@ -1,5 +1,6 @@
-// The running machine on Linux: the model registry with the built-in models on simulated boards,
-// the graph engine, and the configuration it runs. Configuration flows one way through it:
+// The running machine on Linux: the model registry with the built-in models (fake boards on
+// simulated boards, the Raspberry Pi and generic Linux boards on the real ones), the graph
+// engine, and the configuration it runs. Configuration flows one way through it:
 // text -> parse -> acceptance -> log levels -> graph engine. It serves nothing itself; the API
 // server reads it.
 import { createHash } from "node:crypto";
@@ -9,7 +10,6 @@ import {
   formatConfigDiff,
   loggingSettingsOf,
   parseMachineConfig,
-  registerBuiltinModels,
   type ApplyResult,
   type Clock,
   type ConfigIssue,
@@ -21,9 +21,9 @@ import {
   type ResourceStatus,
   type ShutdownReport,
 } from "../../../core/index.js";
-import { createSimBoard } from "../../../hal/sim/index.js";
 import { createModuleManager, type ModuleManager, type ModuleManagerOptions } from "../modules/index.js";
 import { acceptConfig } from "./config-acceptance.js";
+import { registerLinuxModels } from "./linux-models.js";
 import { writtenJson } from "./written-places.js";
 
 export interface MachineOptions {
@@ -66,8 +66,7 @@ export interface Machine {
 export function createMachine(options: MachineOptions): Machine {
   const log = options.logEngine.logger("svc.config");
   const registry = createModelRegistry();
-  // Each fake board gets its own simulated board, so two boards never share pins.
-  registerBuiltinModels(registry, { ioForBoard: (config) => createSimBoard({ name: config.name }).io });
+  registerLinuxModels(registry);
   const engine = createGraphEngine({
     registry,
     clock: options.clock,

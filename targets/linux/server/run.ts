@@ -1,10 +1,10 @@
 // Running svc-server from its parsed command line: the one-off actions (-dump-resources,
 // -network-check, --aix-install), or the server itself until a signal or the Shutdown call.
 import { readFileSync } from "node:fs";
-import { createModelRegistry, parseMachineConfig, registerBuiltinModels, type MachineConfig } from "../../../core/index.js";
-import { createSimBoard } from "../../../hal/sim/index.js";
+import { createModelRegistry, parseMachineConfig, type MachineConfig } from "../../../core/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
 import { createLinuxLogging } from "../logging/index.js";
+import { registerLinuxModels } from "./linux-models.js";
 import { dumpResources, formatNetworkChecks, runNetworkChecks, startCpuProfileFile, type CpuProfileFile } from "./diagnostics/index.js";
 import { serve, type RunningServer } from "./serve.js";
 import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
@@ -48,7 +48,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
 
   if (typeof values["dump-resources"] === "string") {
     const registry = createModelRegistry();
-    registerBuiltinModels(registry, { ioForBoard: () => createSimBoard().io });
+    registerLinuxModels(registry);
     try {
       const count = dumpResources(registry, values["dump-resources"]);
       say(`wrote ${count} registrations to ${values["dump-resources"]}`);

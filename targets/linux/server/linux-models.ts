@@ -1,0 +1,61 @@
+// The models svc-server registers on Linux: the built-in ones (fake boards each on a simulated
+// board of their own, sensors on this machine's serial ports and I2C buses) and the boards on
+// the Linux backends, rdk:builtin:pi (alias `pi`) and rdk:builtin:linux-board, the latter with
+// its pin table in its attributes.
+import {
+  boardModel,
+  LINUX_BOARD_MODEL,
+  PI_MODEL,
+  registerBuiltinModels,
+  type ConfigIssue,
+  type ModelRegistration,
+  type ModelRegistry,
+} from "../../../core/index.js";
+import type { IOProvider } from "../../../hal/io.js";
+import {
+  genericDefinitionProperties,
+  openLinuxIO,
+  parseGenericDefinition,
+  raspberryPi,
+  type LinuxHost,
+  type LinuxIOOptions,
+} from "../../../hal/linux/index.js";
+import { createSimBoard } from "../../../hal/sim/index.js";
+
+export interface LinuxModelOptions {
+  /** Opens a Linux host; tests give their own sysfs root or libraries through it. */
+  openIO?: (options: LinuxIOOptions) => Promise<LinuxHost>;
+}
+
+function genericIssues(attributes: Record<string, unknown>, path: string): ConfigIssue[] {
+  return parseGenericDefinition(attributes, `${path}.attributes`).issues.map((i) => ({ ...i, severity: "error" as const }));
+}
+
+export function linuxBoardModels(options: LinuxModelOptions = {}): ModelRegistration[] {
+  const open = options.openIO ?? openLinuxIO;
+  const io = async (linux: LinuxIOOptions): Promise<IOProvider> => (await open(linux)).io;
+  return [
+    boardModel({ model: PI_MODEL, ioForBoard: () => io({ definition: raspberryPi() }) }),
+    boardModel({
+      model: LINUX_BOARD_MODEL,
+      ioForBoard: (config) => io({ definition: parseGenericDefinition(config.attributes ?? {}, "attributes", `board ${config.name}`).definition }),
+      hostAttributes: { properties: genericDefinitionProperties, validate: genericIssues },
+    }),
+  ] as ModelRegistration[];
+}
+
+/** Registers every model the Linux server offers; returns the function that removes them again. */
+export function registerLinuxModels(registry: ModelRegistry, options: LinuxModelOptions = {}): () => void {
+  const open = options.openIO ?? openLinuxIO;
+  // One host for every sensor on its own port or bus, opened when the first one is built.
+  let devices: Promise<IOProvider> | undefined;
+  const removeBuiltins = registerBuiltinModels(registry, {
+    ioForBoard: (config) => createSimBoard({ name: config.name }).io,
+    ioForDevices: () => (devices ??= open({}).then((host) => host.io)),
+  });
+  const removers = linuxBoardModels(options).map((model) => registry.register(model));
+  return () => {
+    removeBuiltins();
+    for (const remove of removers) remove();
+  };
+}
