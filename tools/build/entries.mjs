@@ -14,6 +14,10 @@ export const moduleEntries = {
 
 export const mcuEntry = "targets/mcu/main.ts";
 
+/** The MCU target itself (dist/mcu/svc-mcu.mjs): the machine, its HTTP exchange, device and XS-host starters. */
+export const mcuTargetEntry = "targets/mcu/svc-mcu.ts";
+export const mcuTargetBundle = "dist/mcu/svc-mcu.mjs";
+
 // Native addons and optional hardware libraries are loaded from node_modules at run time.
 export const nativeExternals = [
   "node-libgpiod",

@@ -1,6 +1,7 @@
 // Builds every bundle of svc with esbuild:
 //   dist/linux/svc-server.mjs, dist/linux/svc-agent.mjs  (Node 20, native addons left external)
 //   dist/linux/module-sdk.mjs, dist/modules/*.mjs            (the module SDK, example modules)
+//   dist/mcu/svc-mcu.mjs (+ .js for mcconfig)            (the MCU target, neutral and minified)
 //   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
 // Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu]
 import { build } from "esbuild";
@@ -9,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeBuiltinGuard } from "./neutral-guard.mjs";
 import { linuxEntries, mcuEntry, moduleEntries, nativeExternals } from "./entries.mjs";
+import { buildTargetBundle } from "../mcu-shim/build-bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
@@ -72,6 +74,8 @@ async function buildMcu() {
     plugins: [nodeBuiltinGuard()],
     logLevel: quiet ? "error" : "warning",
   });
+  // The MCU target itself (dist/mcu/svc-mcu.mjs, and svc-mcu.js for mcconfig), neutral as well.
+  await buildTargetBundle({ write: true, firmware: true });
 }
 
 try {

@@ -29,7 +29,11 @@ function workerBinary(): string {
 
 /** Turns an ES module bundle into a script that leaves its exports on `globalThis[name]`. */
 export function bundleAsScript(modulePath: string, globalName: string): string {
-  const source = readFileSync(modulePath, "utf8");
+  return moduleAsScript(readFileSync(modulePath, "utf8"), globalName);
+}
+
+/** Turns an ES module's source into a script that leaves its exports on `globalThis[name]`. */
+export function moduleAsScript(source: string, globalName: string): string {
   return transformSync(source, { format: "iife", globalName, target: "es2020" }).code;
 }
 
@@ -64,6 +68,21 @@ export class XsWorker {
     return this.send("?" + message);
   }
 
+  /** Calls `handleCommand` with bytes; resolves to the bytes of its reply. */
+  async commandBytes(message: Uint8Array): Promise<{ reply: Buffer; meters: XsMeters }> {
+    const payload = Buffer.concat([Buffer.from("?"), message]);
+    const run = this.queue.then(() => this.roundTripBytes(payload));
+    this.queue = run.catch(() => undefined);
+    const raw = await run;
+    const { meters, body } = splitReply(raw);
+    return { reply: body, meters };
+  }
+
+  /** The worker's process id. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   async close(): Promise<void> {
     if (this.exited) return;
     const gone = new Promise((resolve) => this.child.once("exit", resolve));
@@ -78,11 +97,14 @@ export class XsWorker {
   }
 
   private roundTrip(payload: string): Promise<XsReply> {
+    return this.roundTripBytes(Buffer.from(payload, "utf8")).then(decodeReply);
+  }
+
+  private roundTripBytes(body: Buffer): Promise<Buffer> {
     if (this.exited) return Promise.reject(this.exited);
-    const body = Buffer.from(payload, "utf8");
     const message = new Promise<Buffer>((resolve, reject) => this.waiting.push({ resolve, reject }));
     (this.child.stdio[3] as Writable).write(Buffer.concat([Buffer.from(`${body.length}:`), body, Buffer.from(",")]));
-    return message.then(decodeReply);
+    return message;
   }
 
   private receive(chunk: Buffer): void {
@@ -100,19 +122,24 @@ export class XsWorker {
   }
 }
 
-function decodeReply(message: Buffer): XsReply {
+/** A reply's meters and body; an error reply from XS throws. */
+function splitReply(message: Buffer): { meters: XsMeters; body: Buffer } {
   const kind = String.fromCharCode(message[0]!);
   if (kind === "!") throw new Error(`XS: ${message.subarray(1).toString("utf8")}`);
   if (kind !== ".") throw new Error(`XS protocol: unexpected reply ${JSON.stringify(message.toString())}`);
   const separator = message.indexOf(1, 1);
   const meters = separator > 0 ? JSON.parse(message.subarray(1, separator).toString("utf8")) : {};
-  const reply = message.subarray(separator > 0 ? separator + 1 : 1).toString("utf8");
   return {
-    reply,
+    body: message.subarray(separator > 0 ? separator + 1 : 1),
     meters: {
       compute: meters.compute ?? 0,
       currentHeapCount: meters.currentHeapCount ?? 0,
       allocate: meters.allocate ?? 0,
     },
   };
+}
+
+function decodeReply(message: Buffer): XsReply {
+  const { meters, body } = splitReply(message);
+  return { reply: body.toString("utf8"), meters };
 }

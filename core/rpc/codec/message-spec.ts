@@ -1,0 +1,54 @@
+// A message of the wire tables, ready to encode and decode: its fields in declaration order
+// (the order protobuf-es gives a message's properties), in field-number order (the order it
+// writes them), by number, and the names of its oneof groups.
+import { parseMessageRow, type FieldSpec, type WireTables } from "./wire-tables.js";
+
+export interface MessageSpec {
+  readonly name: string;
+  readonly fields: readonly FieldSpec[];
+  readonly sorted: readonly FieldSpec[];
+  readonly byNumber: ReadonlyMap<number, FieldSpec>;
+  readonly oneofs: readonly string[];
+}
+
+export interface MessageSpecs {
+  /** The spec of message `index`, parsed on first use. */
+  spec(index: number): MessageSpec;
+  /** The index of a message by its full name, or -1. */
+  indexOf(name: string): number;
+  readonly count: number;
+}
+
+export function createMessageSpecs(tables: WireTables): MessageSpecs {
+  const names = tables.names.split(" ");
+  const parsed: Array<MessageSpec | undefined> = [];
+  let byName: Map<string, number> | undefined;
+
+  function spec(index: number): MessageSpec {
+    let found = parsed[index];
+    if (found !== undefined) return found;
+    const row = tables.messages[index];
+    if (row === undefined) throw new Error(`wire tables: no message ${index}`);
+    const fields = parseMessageRow(row);
+    const oneofs: string[] = [];
+    for (const f of fields) if (f.oneof !== undefined && oneofs.indexOf(f.oneof) < 0) oneofs.push(f.oneof);
+    found = {
+      name: names[index] ?? `#${index}`,
+      fields,
+      sorted: fields.slice().sort((a, b) => a.no - b.no),
+      byNumber: new Map(fields.map((f) => [f.no, f])),
+      oneofs,
+    };
+    parsed[index] = found;
+    return found;
+  }
+
+  return {
+    spec,
+    indexOf(name) {
+      if (byName === undefined) byName = new Map(names.map((n, i) => [n, i]));
+      return byName.get(name) ?? -1;
+    },
+    count: tables.messages.length,
+  };
+}

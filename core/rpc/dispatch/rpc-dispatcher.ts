@@ -1,0 +1,136 @@
+// The transport-free RPC dispatcher: a method path and a gRPC-web request body in, a gRPC-web
+// response body out (the message and a trailer with grpc-status and grpc-message). It decodes
+// with the compact codec, runs the call through the call runner (session check, operation) and
+// the same handlers the Linux server registers, and encodes the answer. Errors are the handlers'
+// RpcErrors by code; an unknown method is UNIMPLEMENTED (12). Unary methods only.
+import { errorMessage } from "../../resource/index.js";
+import type { CallRunner } from "../call-runner.js";
+import type { WireCodec } from "../codec/index.js";
+import { runOperation, type RunningOperation } from "../operations.js";
+import { Code, RpcError } from "../status.js";
+import { errorBody, requestMessage, responseBody } from "./grpc-web-frames.js";
+
+type Handler = (request: Record<string, unknown>, call: RunningOperation) => Promise<object>;
+
+export interface DispatchRequest {
+  /** "/viam.component.sensor.v1.SensorService/GetReadings" */
+  path: string;
+  /** The gRPC-web request body: one message frame. */
+  body: Uint8Array;
+  /** The session the call carries (header "viam-sid"), "" or absent for none. */
+  sessionId?: string;
+}
+
+export interface DispatchedCall {
+  /** The response body; never rejects (a failure is a trailer with its status). */
+  readonly done: Promise<Uint8Array>;
+  /** The client went away or its deadline passed: the call is cancelled with `code`. */
+  cancel(code?: Code, message?: string): void;
+}
+
+export interface RpcDispatcher {
+  /** Starts serving one call. */
+  start(request: DispatchRequest): DispatchedCall;
+  /** Whether `path` names a method served. */
+  serves(path: string): boolean;
+}
+
+export interface RpcDispatcherOptions {
+  codec: WireCodec;
+  /**
+   * By service full name ("viam.robot.v1.RobotService"), what makes its handlers (keyed by method
+   * localName, as the core's createXService factories return them). Called on the service's first
+   * call, so a service nobody calls costs no memory.
+   */
+  services: Readonly<Record<string, () => object>>;
+  runner: CallRunner;
+}
+
+interface Route {
+  input: number;
+  output: number;
+  handlers: object;
+  handler: Handler;
+}
+
+// grpc-status of a call that succeeded.
+const OK = 0;
+const nothingToCancel = () => {};
+
+function finished(body: Uint8Array): DispatchedCall {
+  return { done: Promise.resolve(body), cancel: nothingToCancel };
+}
+
+export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatcher {
+  const { codec, runner } = options;
+  // Resolved on a method's first call: after that a call costs one map lookup to find its
+  // decoder, handler and encoder. Only methods served are kept, so unknown paths cannot grow it.
+  const routes = new Map<string, Route>();
+  const made = new Map<string, object>();
+
+  function handlersOf(service: string): Record<string, unknown> | undefined {
+    const make = Object.prototype.hasOwnProperty.call(options.services, service) ? options.services[service] : undefined;
+    if (make === undefined) return undefined;
+    let handlers = made.get(service);
+    if (handlers === undefined) {
+      handlers = make();
+      made.set(service, handlers);
+    }
+    return handlers as Record<string, unknown>;
+  }
+
+  function findRoute(path: string): Route | undefined {
+    const known = routes.get(path);
+    if (known !== undefined) return known;
+    const method = codec.method(path);
+    const handlers = method && handlersOf(method.service);
+    const handler = method && handlers?.[method.localName];
+    const found = method && handlers && typeof handler === "function" ? { input: method.input, output: method.output, handlers, handler: handler as Handler } : undefined;
+    if (found) routes.set(path, found);
+    return found;
+  }
+
+  function unknownMethod(path: string): string {
+    const [, service = "", method = ""] = path.split("/");
+    const served = codec.hasService(service) && handlersOf(service) !== undefined;
+    return served ? `unknown method ${method} for service ${service}` : `unknown service ${service}`;
+  }
+
+  return {
+    serves: (path) => findRoute(path) !== undefined,
+    start(request) {
+      const route = findRoute(request.path);
+      if (route === undefined) return finished(responseBody(undefined, Code.Unimplemented, unknownMethod(request.path)));
+      let message: Record<string, unknown>;
+      let op: RunningOperation;
+      try {
+        try {
+          message = codec.decode(route.input, requestMessage(request.body));
+        } catch (thrown) {
+          throw thrown instanceof RpcError ? thrown : new RpcError(Code.InvalidArgument, `the request could not be read: ${errorMessage(thrown)}`);
+        }
+        op = runner.begin({ method: request.path, sessionId: request.sessionId ?? "", args: () => codec.toJson(route.input, message) });
+      } catch (thrown) {
+        return finished(errorBody(thrown));
+      }
+      const done = runOperation(op, (call) => route.handler.call(route.handlers, message, call)).then(
+        (answer) => {
+          let bytes: Uint8Array;
+          try {
+            bytes = codec.encode(route.output, answer);
+          } catch (thrown) {
+            return responseBody(undefined, Code.Internal, `the answer could not be sent: ${errorMessage(thrown)}`);
+          }
+          return responseBody(bytes, OK);
+        },
+        errorBody,
+      );
+      return {
+        done,
+        cancel(code = Code.Canceled, text = "the client went away") {
+          op.cancel(new RpcError(code, text));
+        },
+      };
+    },
+  };
+}

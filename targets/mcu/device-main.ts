@@ -1,0 +1,164 @@
+// The MCU target on a device: Moddable's ECMA-419 HTTP server (embedded:network/http/server)
+// feeds the machine's HTTP exchange, the clock is the device's (Date.now and Moddable's Timer),
+// the IO is `device.io` through hal/mcu, and log entries go to `trace`. The firmware's main.js
+// imports the host modules and hands them in, so this file builds with the neutral bundle.
+import type { Clock, LogSink } from "../../core/index.js";
+import type { PinSpecifier } from "../../hal/io.js";
+import { createModdableIO, type ModdableIOClasses } from "../../hal/mcu/index.js";
+import { createHttpExchange, type HttpCall, type HttpResponse } from "./http-exchange.js";
+import { createMcuMachine, type ConfigReport, type McuMachine } from "./mcu-machine.js";
+
+/** Moddable's `timer` module. */
+export interface ModdableTimer {
+  set(callback: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+/** What the route object of an ECMA-419 HTTP server connection offers. */
+interface HttpConnection {
+  read(count: number): ArrayBuffer | undefined;
+  write(buffer: ArrayBuffer | undefined): number;
+  respond(response: { status: number; headers: Map<string, string> }): void;
+  close(): void;
+}
+
+interface RouteState {
+  method: string;
+  path: string;
+  headers: Map<string, string>;
+  chunks: Uint8Array[];
+  call?: HttpCall;
+  answer?: HttpResponse;
+  sent: number;
+}
+
+export interface DeviceOptions {
+  /** `device.io` */
+  io: ModdableIOClasses;
+  /** `device.pin`: header names of pins. */
+  pins?: Readonly<Record<string, PinSpecifier>>;
+  /** The default export of "embedded:network/http/server". */
+  HTTPServer: new (options: Record<string, unknown>) => { close(): void };
+  /** The default export of "embedded:io/socket/listener". */
+  Listener: unknown;
+  /** The default export of "timer". */
+  Timer: ModdableTimer;
+  /** The stored machine configuration (JSON text). */
+  config: string;
+  port?: number;
+  /** Where log lines go: Moddable's `trace`. */
+  trace(text: string): void;
+  /** Accept PUT /svc/config, and keep each configuration that was used. */
+  saveConfig?: (text: string) => void;
+  random?: () => number;
+}
+
+export interface Device {
+  readonly machine: McuMachine;
+  close(): Promise<void>;
+}
+
+function deviceClock(timer: ModdableTimer): Clock {
+  return {
+    now: () => Date.now(),
+    setTimeout: (fn, ms) => timer.set(fn, Math.max(0, ms)),
+    clearTimeout: (handle) => timer.clear(handle),
+  };
+}
+
+function traceSink(trace: (text: string) => void): LogSink {
+  return {
+    write(entry) {
+      let fields = "";
+      for (const key of Object.keys(entry.fields)) fields += ` ${key}=${JSON.stringify(entry.fields[key])}`;
+      trace(`${entry.level} ${entry.logger}: ${entry.message}${fields}\n`);
+    },
+  };
+}
+
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const c of chunks) size += c.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+export function startDevice(options: DeviceOptions): Device {
+  const clock = deviceClock(options.Timer);
+  const io = createModdableIO(options.io, { pins: options.pins });
+  const machine = createMcuMachine({ clock, random: options.random ?? Math.random, ioForBoard: () => io, sink: traceSink(options.trace) });
+  const save = options.saveConfig;
+  const applyConfig = save
+    ? (text: string): Promise<ConfigReport> =>
+        machine.applyConfig(text).then((report) => {
+          if (report.outcome === "applied" || report.outcome === "deferred") save(text);
+          return report;
+        })
+    : undefined;
+  const exchange = createHttpExchange({ serve: machine.serve, clock, applyConfig });
+  void machine.applyConfig(options.config);
+
+  const server = new options.HTTPServer({
+    io: options.Listener,
+    port: options.port ?? 80,
+    onConnect(connection: { accept(route: object): void }) {
+      const state: RouteState = { method: "", path: "", headers: new Map(), chunks: [], sent: 0 };
+      connection.accept({
+        onRequest(this: HttpConnection, request: { method: string; path: string; headers: Map<string, string> }) {
+          state.method = request.method;
+          state.path = request.path;
+          state.headers = request.headers;
+        },
+        onReadable(this: HttpConnection, count: number) {
+          const data = this.read(count);
+          if (data) state.chunks.push(new Uint8Array(data));
+        },
+        onResponse(this: HttpConnection, response: { status: number; headers: Map<string, string> }) {
+          // The answer may take a while (a motor's GoFor): respond once it is ready.
+          const call = exchange.handle({
+            method: state.method,
+            path: state.path,
+            header: (name) => state.headers.get(name),
+            body: joined(state.chunks),
+          });
+          state.call = call;
+          void call.done.then((answer) => {
+            state.answer = answer;
+            response.status = answer.status;
+            for (const [name, value] of answer.headers) response.headers.set(name, value);
+            response.headers.set("content-length", String(answer.body.length));
+            this.respond(response);
+          });
+        },
+        onWritable(this: HttpConnection, count: number) {
+          const answer = state.answer;
+          if (!answer) return;
+          if (state.sent >= answer.body.length) {
+            this.write(undefined);
+            return;
+          }
+          const end = Math.min(answer.body.length, state.sent + count);
+          const part = answer.body.slice(state.sent, end);
+          state.sent = end;
+          this.write(part.buffer);
+        },
+        onError() {
+          state.call?.cancel();
+        },
+      });
+    },
+  });
+
+  return {
+    machine,
+    async close() {
+      server.close();
+      await machine.close();
+    },
+  };
+}

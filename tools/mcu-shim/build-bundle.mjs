@@ -1,0 +1,43 @@
+// Builds the MCU target's bundle the way dist/mcu/core.mjs is built (platform neutral, ES2020,
+// minified, failing on any Node builtin): into dist/mcu/svc-mcu.mjs for the benchmark, or in
+// memory for the shim, so concurrent tests never read a half-written file. Run as a command it
+// also writes dist/mcu/svc-mcu.js, the module targets/mcu/manifest.json gives mcconfig.
+// Usage: node tools/mcu-shim/build-bundle.mjs
+import { build } from "esbuild";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { mcuTargetBundle, mcuTargetEntry } from "../build/entries.mjs";
+import { nodeBuiltinGuard } from "../build/neutral-guard.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The bundle's code; written to dist/mcu/svc-mcu.mjs as well when `write` is set. */
+export async function buildTargetBundle({ write = false, firmware = false } = {}) {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [mcuTargetEntry],
+    bundle: true,
+    write: false,
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    target: "es2020",
+    format: "esm",
+    minify: true,
+    legalComments: "none",
+    plugins: [nodeBuiltinGuard()],
+    logLevel: "error",
+  });
+  const code = result.outputFiles[0].text;
+  if (write) {
+    const out = join(root, mcuTargetBundle);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, code);
+    if (firmware) writeFileSync(out.replace(/\.mjs$/, ".js"), code);
+  }
+  return code;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildTargetBundle({ write: true, firmware: true }).catch(() => process.exit(1));
+}
