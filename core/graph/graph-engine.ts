@@ -8,7 +8,7 @@ import { runPool } from "./bounded.js";
 import { runByDependencies } from "./build-scheduler.js";
 import { buildDependencyGraph, waitingFor } from "./dependency-graph.js";
 import { createEntryPreparer } from "./engine-inputs.js";
-import { createEngineNode, describeState, gatherDependencies, isStale, type CloseOutcome, type EngineNode } from "./engine-node.js";
+import { createEngineNode, describeState, gatherDependencies, isStale, type CloseOutcome, type EngineNode, type GivenDependencies } from "./engine-node.js";
 import {
   DEFAULT_BUILD_CONCURRENCY,
   DEFAULT_BUILD_TIMEOUT_MS,
@@ -281,12 +281,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
         const outcome = await lifecycle.reconfigure(node, node.live!, registration, given, () => shuttingDown);
         if (outcome.ok && nodes.get(name) === node && node.running) {
           for (const dep of node.builtWith) nodes.get(dep)?.usedBy.delete(name);
-          node.builtWith = given.names;
-          node.builtGenerations = given.generations;
-          for (const dep of given.names) nodes.get(dep)!.usedBy.add(name);
-          node.attempts = 0;
-          setStatus(node, "READY");
-          readied.push(node);
+          markReady(node, given, readied);
           return;
         }
         if (!outcome.ok) logger.warn(`${name}: ${outcome.error}; building it afresh`);
@@ -314,9 +309,14 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     node.live = outcome.live;
     node.running = true;
     node.generation++;
+    markReady(node, given, readied);
+  }
+
+  /** Records what a running instance was given and announces it READY. */
+  function markReady(node: EngineNode, given: GivenDependencies, readied: EngineNode[]): void {
     node.builtWith = given.names;
     node.builtGenerations = given.generations;
-    for (const dep of given.names) nodes.get(dep)!.usedBy.add(name);
+    for (const dep of given.names) nodes.get(dep)!.usedBy.add(node.name);
     node.attempts = 0;
     setStatus(node, "READY");
     readied.push(node);

@@ -2,6 +2,7 @@
 export { Code, RpcError } from "./status.js";
 export type { CallInfo } from "./call.js";
 export { createResourceLookup } from "./resource-lookup.js";
+export { toJsonObject } from "./components/struct-value.js";
 export type { ResourceLookup, ResourceSource } from "./resource-lookup.js";
 export type { MethodHandler, ServerStreamHandler, ServiceHandlers, UnaryHandler } from "./components/handler-types.js";
 export { createSensorService } from "./components/sensor-service.js";

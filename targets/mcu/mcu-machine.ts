@@ -22,6 +22,7 @@ import {
   createServoService,
   createSessions,
   formatConfigDiff,
+  acceptConfig,
   loggingSettingsOf,
   parseMachineConfig,
   registerBuiltinModels,
@@ -38,7 +39,7 @@ import {
 import { createWireCodec, wireTables } from "../../core/rpc/codec/index.js";
 import { createRpcDispatcher, type DispatchedCall, type DispatchRequest } from "../../core/rpc/dispatch/index.js";
 import type { IOProvider } from "../../hal/io.js";
-import { acceptConfig, configRevision } from "./config-acceptance.js";
+import { configRevision } from "./config-revision.js";
 import { MCU_PLATFORM, SVC_VERSION, VIAM_API_VERSION } from "./version.js";
 
 export interface McuMachineOptions {

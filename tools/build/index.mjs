@@ -8,7 +8,7 @@ import { build } from "esbuild";
 import { chmodSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeBuiltinGuard } from "./neutral-guard.mjs";
+import { neutralBundleOptions } from "./neutral-guard.mjs";
 import { linuxEntries, mcuEntry, moduleEntries, nativeExternals } from "./entries.mjs";
 import { buildTargetBundle } from "../mcu-shim/build-bundle.mjs";
 
@@ -60,18 +60,10 @@ async function buildLinux() {
 async function buildMcu() {
   mkdirSync(join(root, "dist/mcu"), { recursive: true });
   await build({
-    absWorkingDir: root,
+    ...neutralBundleOptions(root),
     entryPoints: { core: mcuEntry },
     outdir: "dist/mcu",
     outExtension: { ".js": ".mjs" },
-    bundle: true,
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    target: "es2020",
-    format: "esm",
-    minify: true,
-    legalComments: "none",
-    plugins: [nodeBuiltinGuard()],
     logLevel: quiet ? "error" : "warning",
   });
   // The MCU target itself (dist/mcu/svc-mcu.mjs, and svc-mcu.js for mcconfig), neutral as well.

@@ -26,3 +26,18 @@ export function nodeBuiltinGuard() {
     },
   };
 }
+
+/** The esbuild options every bundle that runs in XS is built with: neutral, ES2020, minified, guarded. */
+export function neutralBundleOptions(root) {
+  return {
+    absWorkingDir: root,
+    bundle: true,
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    target: "es2020",
+    format: "esm",
+    minify: true,
+    legalComments: "none",
+    plugins: [nodeBuiltinGuard()],
+  };
+}

@@ -8,24 +8,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mcuTargetBundle, mcuTargetEntry } from "../build/entries.mjs";
-import { nodeBuiltinGuard } from "../build/neutral-guard.mjs";
+import { neutralBundleOptions } from "../build/neutral-guard.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** The bundle's code; written to dist/mcu/svc-mcu.mjs as well when `write` is set. */
 export async function buildTargetBundle({ write = false, firmware = false } = {}) {
   const result = await build({
-    absWorkingDir: root,
+    ...neutralBundleOptions(root),
     entryPoints: [mcuTargetEntry],
-    bundle: true,
     write: false,
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    target: "es2020",
-    format: "esm",
-    minify: true,
-    legalComments: "none",
-    plugins: [nodeBuiltinGuard()],
     logLevel: "error",
   });
   const code = result.outputFiles[0].text;

@@ -3,55 +3,14 @@
 // returns: undefined members are left out, `toJSON` is honoured, a bigint becomes a number), a
 // reading's google.protobuf.Value becomes the plain value the serving resource returned, and
 // numbers the wire narrows (float, int32, uint32, uint64) are checked or restored here.
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { JsonObject } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
-import { ComponentError, type CommandPayload } from "../../../core/index.js";
-
-// Deeper than any command a caller sends; past it the value is taken for a cycle.
-const MAX_DEPTH = 64;
-
-function unsendable(path: string, why: string): ComponentError {
-  return new ComponentError("invalid_argument", `${path}: ${why} cannot be sent`);
-}
+import { ComponentError, RpcError, toJsonObject, type CommandPayload } from "../../../core/index.js";
 
 /** Sets a member, "__proto__" included (assigning that one would change the prototype instead). */
 function put<T>(target: { [key: string]: T }, key: string, value: T): void {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
-}
-
-function jsonValue(value: unknown, path: string, depth: number): JsonValue {
-  switch (typeof value) {
-    case "number":
-    case "string":
-    case "boolean":
-      return value;
-    case "bigint":
-      return Number(value);
-    case "undefined":
-      return null;
-    case "object": {
-      if (value === null) return null;
-      if (depth >= MAX_DEPTH) throw unsendable(path, "a value nested this deeply (a cycle?)");
-      if (Array.isArray(value)) return value.map((item, i) => jsonValue(item, `${path}[${i}]`, depth + 1));
-      const withJson = value as { toJSON?: unknown };
-      if (typeof withJson.toJSON === "function") return jsonValue((withJson.toJSON as () => unknown)(), path, depth + 1);
-      return jsonObject(value as Record<string, unknown>, path, depth + 1);
-    }
-    default:
-      throw unsendable(path, `a ${typeof value}`);
-  }
-}
-
-function jsonObject(record: Record<string, unknown>, path: string, depth: number): JsonObject {
-  const out: JsonObject = {};
-  for (const key of Object.keys(record)) {
-    const member = record[key];
-    if (member !== undefined && typeof member !== "function" && typeof member !== "symbol") {
-      put(out, key, jsonValue(member, `${path}.${key}`, depth));
-    }
-  }
-  return out;
 }
 
 /** `payload` as a google.protobuf.Struct; undefined stays absent. `path` names it in errors ("extra"). */
@@ -60,7 +19,13 @@ export function toWireStruct(payload: CommandPayload | undefined, path: string):
   if (typeof payload !== "object" || Array.isArray(payload)) {
     throw new ComponentError("invalid_argument", `${path}: must be a map, got a ${Array.isArray(payload) ? "list" : typeof payload}`);
   }
-  return jsonObject(payload, path, 0);
+  try {
+    return toJsonObject(payload, path);
+  } catch (thrown) {
+    // What cannot be sent is the caller's argument here, not the serving side's answer.
+    if (thrown instanceof RpcError) throw new ComponentError("invalid_argument", thrown.message);
+    throw thrown;
+  }
 }
 
 /** A google.protobuf.Value as the plain value it stands for. */

@@ -5,6 +5,7 @@
 // server reads it.
 import { createHash } from "node:crypto";
 import {
+  acceptConfig,
   createGraphEngine,
   createModelRegistry,
   formatConfigDiff,
@@ -22,7 +23,7 @@ import {
   type ShutdownReport,
 } from "../../../core/index.js";
 import { createModuleManager, type ModuleManager, type ModuleManagerOptions } from "../modules/index.js";
-import { acceptConfig } from "./config-acceptance.js";
+
 import { registerLinuxModels } from "./linux-models.js";
 import { writtenJson } from "./written-places.js";
 

@@ -3,7 +3,7 @@
 // configuration did not have is refused whole: a broken edit must leave the machine as it was,
 // not quietly remove the resource whose entry was mistyped. Errors already present (and already
 // reported) do not block other edits.
-import type { ConfigIssue, MachineConfig } from "../../../core/index.js";
+import type { ConfigIssue, MachineConfig } from "./types.js";
 
 export type Acceptance =
   | { accepted: true; config: MachineConfig }
