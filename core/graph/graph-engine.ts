@@ -29,6 +29,8 @@ import { inPlaceCandidates } from "./in-place.js";
 import { closeOrder, computePlan } from "./plan.js";
 import { reusePlan } from "./plan-reuse.js";
 import { createResourceLifecycle } from "./resource-lifecycle.js";
+import { createRetryTimers } from "./retry-timers.js";
+import { createEventHub } from "./event-hub.js";
 import { planRootWork } from "./root-work.js";
 import type { ResourceState, ResourceStatus } from "./resource-status.js";
 
@@ -37,8 +39,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   const logger = options.logger ?? silentLogger;
   const cap = Math.max(1, options.buildConcurrency ?? DEFAULT_BUILD_CONCURRENCY);
   const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-  const retryInitialMs = options.retryInitialMs ?? DEFAULT_RETRY_INITIAL_MS;
-  const retryMaxMs = options.retryMaxMs ?? DEFAULT_RETRY_MAX_MS;
+  const retries = createRetryTimers(clock, options.retryInitialMs ?? DEFAULT_RETRY_INITIAL_MS, options.retryMaxMs ?? DEFAULT_RETRY_MAX_MS);
   const lifecycle = createResourceLifecycle({
     clock,
     logger,
@@ -60,7 +61,8 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   let current: GraphConfig | undefined;
   let shuttingDown = false;
   let shutdown: Promise<ShutdownReport> | undefined;
-  const listeners = new Set<(event: GraphEvent) => void>();
+  const events = createEventHub<GraphEvent>(logger);
+  const emit = events.emit;
   // Every build pass gets a stamp; a node attempted in the pass carries it.
   let pass = 0;
   const attemptedIn = new WeakMap<EngineNode, number>();
@@ -89,16 +91,6 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     // Before the first configuration there is nothing to re-plan: it will be validated afresh.
     if (current !== undefined) queue.replan();
   });
-
-  function emit(event: GraphEvent): void {
-    listeners.forEach((listener) => {
-      try {
-        listener(event);
-      } catch (thrown) {
-        logger.warn(`a graph event listener failed: ${errorMessage(thrown)}`);
-      }
-    });
-  }
 
   function setStatus(node: EngineNode, state: ResourceState, error?: string, waiting = false): void {
     node.waiting = waiting;
@@ -159,8 +151,8 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
         added: plan.added.length,
         modified: plan.modified.length,
         removed: plan.removed.length,
-        closed: count(plan.close),
-        built: count(plan.build),
+        closed: plan.close.reduce((n, group) => n + group.length, 0),
+        built: plan.build.reduce((n, level) => n + level.length, 0),
       });
       emit({ kind: "applied", revision: rev, plan });
       if (machineState === "INITIALIZING") {
@@ -217,20 +209,12 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
 
   // ---- retries ----
 
-  function cancelRetry(node: EngineNode): void {
-    if (node.retryTimer !== undefined) clock.clearTimeout(node.retryTimer);
-    node.retryTimer = undefined;
-  }
-
+  const cancelRetry = retries.cancel;
   function scheduleRetry(node: EngineNode): void {
-    cancelRetry(node);
-    if (shuttingDown) return;
-    const delay = Math.min(retryInitialMs * Math.pow(2, node.attempts), retryMaxMs);
-    if (node.attempts < 30) node.attempts++;
-    node.retryTimer = clock.setTimeout(() => {
-      node.retryTimer = undefined;
+    if (shuttingDown) return cancelRetry(node);
+    retries.schedule(node, () => {
       if (nodes.get(node.name) === node) queue.root(node.name, "retry");
-    }, delay);
+    });
   }
 
   async function runRoots(batch: Map<string, RootKind>): Promise<void> {
@@ -403,22 +387,11 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
       const maintenance = current?.maintenance;
       return maintenance ? check(maintenance) : Promise.resolve({ allowed: true });
     },
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    onEvent: events.on,
     whenIdle: () => queue.idle(),
     close() {
       shutdown ??= closeEverything();
       return shutdown;
     },
   };
-}
-
-function count(groups: string[][]): number {
-  let n = 0;
-  for (const g of groups) n += g.length;
-  return n;
 }
