@@ -2,7 +2,7 @@
 export { createModuleManager, MODULE_STATUS_API } from "./module-manager.js";
 export type { ModuleManager, ModuleManagerOptions } from "./module-manager.js";
 export type { ModuleStatus } from "./module-supervisor.js";
-export { createModuleSockets, MAX_SOCKET_PATH } from "./module-sockets.js";
+export { createModuleSockets } from "./module-sockets.js";
 export type { ModuleSockets } from "./module-sockets.js";
 export { hostPlatform, resolveModulePackage, ModulePackageError } from "./module-package.js";
 export type { ModulePackageOptions, ModulePackage } from "./module-package.js";

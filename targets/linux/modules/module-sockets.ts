@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MAX_SOCKET_PATH_BYTES } from "../remote/index.js";
 
-export const MAX_SOCKET_PATH = 103;
 
 export interface ModuleSockets {
   readonly dir: string;
@@ -22,10 +22,10 @@ export function createModuleSockets(base = tmpdir()): ModuleSockets {
   const dir = mkdtempSync(join(base, "svc-m-"));
   const fit = (file: string) => {
     const path = join(dir, file);
-    if (Buffer.byteLength(path) <= MAX_SOCKET_PATH) return path;
+    if (Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES) return path;
     const short = join(dir, `${createHash("sha256").update(file).digest("hex").slice(0, 12)}.sock`);
-    if (Buffer.byteLength(short) > MAX_SOCKET_PATH) {
-      throw new Error(`the module socket folder ${dir} is too long for unix sockets (${MAX_SOCKET_PATH} bytes at most)`);
+    if (Buffer.byteLength(short) > MAX_SOCKET_PATH_BYTES) {
+      throw new Error(`the module socket folder ${dir} is too long for unix sockets (${MAX_SOCKET_PATH_BYTES} bytes at most)`);
     }
     return short;
   };
