@@ -6,5 +6,6 @@ export * from "./resource/index.js";
 export * from "./graph/index.js";
 export * from "./components/index.js";
 export * from "./rpc/index.js";
+export * from "./agent/index.js";
 export type { Clock } from "./clock.js";
 export { createManualClock, type ManualClock } from "./manual-clock.js";
