@@ -3,10 +3,12 @@
 //   dist/linux/module-sdk.mjs, dist/modules/*.mjs            (the module SDK, example modules)
 //   dist/mcu/svc-mcu.mjs (+ .js for mcconfig)            (the MCU target, neutral and minified)
 //   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
-// Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu]
+// Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu] [--version X] [--outdir DIR]
+//   --version X   the version svc-server and svc-agent report (default: package.json's)
+//   --outdir DIR  write the Linux bundles to DIR/linux and DIR/modules instead of dist/
 import { build } from "esbuild";
 import { chmodSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { neutralBundleOptions } from "./neutral-guard.mjs";
 import { linuxEntries, mcuEntry, moduleEntries, nativeExternals } from "./entries.mjs";
@@ -15,7 +17,12 @@ import { buildTargetBundle } from "../mcu-shim/build-bundle.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
 const quiet = args.includes("--quiet");
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const only = option("--only");
+const version = option("--version");
+const outRoot = option("--outdir") ?? "dist";
+// SVC_VERSION (targets/linux/version.ts) reads this; without it, package.json's version is used.
+const versionDefine = version ? { __SVC_VERSION__: JSON.stringify(version) } : {};
 
 // Bundled CommonJS dependencies (pino) still call require(); give them one.
 const requireShim = [
@@ -24,11 +31,13 @@ const requireShim = [
 ].join("\n");
 
 async function buildLinux() {
-  mkdirSync(join(root, "dist/linux"), { recursive: true });
+  const linuxDir = resolve(root, outRoot, "linux");
+  const modulesDir = resolve(root, outRoot, "modules");
+  mkdirSync(linuxDir, { recursive: true });
   await build({
     absWorkingDir: root,
     entryPoints: linuxEntries,
-    outdir: "dist/linux",
+    outdir: linuxDir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
@@ -36,6 +45,7 @@ async function buildLinux() {
     format: "esm",
     sourcemap: "linked",
     external: nativeExternals,
+    define: versionDefine,
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
     logLevel: quiet ? "error" : "warning",
   });
@@ -43,7 +53,7 @@ async function buildLinux() {
   await build({
     absWorkingDir: root,
     entryPoints: moduleEntries,
-    outdir: "dist/modules",
+    outdir: modulesDir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
@@ -54,7 +64,7 @@ async function buildLinux() {
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
     logLevel: quiet ? "error" : "warning",
   });
-  for (const name of Object.keys(moduleEntries)) chmodSync(join(root, "dist/modules", `${name}.mjs`), 0o755);
+  for (const name of Object.keys(moduleEntries)) chmodSync(join(modulesDir, `${name}.mjs`), 0o755);
 }
 
 async function buildMcu() {

@@ -3,13 +3,13 @@ import { parseCommandLineOrExit } from "../cli/flags.js";
 import { serverFlags, serverUsage } from "./options.js";
 import { validateConfigFile } from "./validate-command.js";
 import { runServer } from "./run.js";
-import packageJson from "../../../package.json";
+import { SVC_VERSION } from "../version.js";
 
 const flags = parseCommandLineOrExit("svc-server", serverFlags, serverUsage, "go");
 const { values } = flags;
 
 if (values.version) {
-  process.stdout.write(`svc-server ${packageJson.version}\n`);
+  process.stdout.write(`svc-server ${SVC_VERSION}\n`);
   process.exit(0);
 }
 if (values.validate) {

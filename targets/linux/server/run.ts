@@ -10,7 +10,7 @@ import { serve, type RunningServer } from "./serve.js";
 import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
 import { formatIssue } from "./validate-command.js";
 import simMachine from "../../../examples/sim-machine.json";
-import packageJson from "../../../package.json";
+import { SVC_VERSION } from "../version.js";
 
 // Subsystems that are not part of svc-server yet: a user who asks for one is told.
 const notYetAvailable: Record<string, string> = {
@@ -101,7 +101,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
   try {
     server = await serve({
       logEngine: logging.engine,
-      version: packageJson.version,
+      version: SVC_VERSION,
       initial: source,
       startConfig: parsed.config as MachineConfig,
       noTls: values["no-tls"] === true,

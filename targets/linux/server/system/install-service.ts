@@ -4,7 +4,7 @@
 // Files go under a root prefix ("/" in production), so the install can be tested without root.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { CommandRunner } from "./command-runner.js";
+import type { CommandRunner } from "../../system/index.js";
 import { SERVICE_NAME, serverUnitText } from "./systemd-unit.js";
 
 export interface InstallOptions {

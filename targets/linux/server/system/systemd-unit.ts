@@ -3,6 +3,8 @@
 // resources and module processes in dependency order; only what is left when the stop timeout
 // runs out is killed, children included. The stop timeout outlasts the server's own shutdown
 // deadline, so systemd never cuts a clean shutdown short.
+import { systemdQuote } from "../../system/index.js";
+
 export const SERVICE_NAME = "svc-server";
 
 export interface ServerUnitOptions {
@@ -38,11 +40,4 @@ export function serverUnitText(options: ServerUnitOptions): string {
     "WantedBy=multi-user.target",
     "",
   ].join("\n");
-}
-
-/** One word of an Exec line: quoted when needed, with `%` and `$` escaped from systemd's expansion. */
-export function systemdQuote(word: string): string {
-  const escaped = word.replace(/%/g, "%%").replace(/\$/g, "$$$$");
-  if (/^[A-Za-z0-9_@%$+=:,./-]+$/.test(escaped)) return escaped;
-  return `"${escaped.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }

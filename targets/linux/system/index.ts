@@ -1,0 +1,4 @@
+// Public face of the Linux system pieces shared by svc-server and svc-agent: running system
+// commands through an injectable runner, and quoting for systemd units.
+export { createCommandRunner, type CommandResult, type CommandRunner } from "./command-runner.js";
+export { systemdQuote } from "./systemd-quote.js";
