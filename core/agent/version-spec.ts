@@ -1,0 +1,41 @@
+// What a `version_control` value asks for: a release channel, one exact version, or the URL of
+// an artifact. Classified once, so every later step works on a tagged value, never on a string.
+import { parseSemver } from "./semver.js";
+
+export type Channel = "stable" | "dev";
+export const CHANNELS: readonly Channel[] = ["stable", "dev"];
+
+export type ClassifiedVersionSpec =
+  | { kind: "channel"; channel: Channel }
+  | { kind: "version"; version: string }
+  | { kind: "url"; url: string }
+  | { kind: "invalid"; reason: string };
+
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+
+export function classifyVersionSpec(spec: string): ClassifiedVersionSpec {
+  if (typeof spec !== "string") return { kind: "invalid", reason: "must be a string" };
+  const text = spec.trim();
+  if (text === "") return { kind: "invalid", reason: 'must not be empty: "stable", "dev", a semantic version or a URL' };
+  if (text === "stable" || text === "dev") return { kind: "channel", channel: text };
+  const scheme = URL_SCHEME.exec(text);
+  if (scheme) {
+    const name = scheme[1]!.toLowerCase();
+    if (name !== "http" && name !== "https" && name !== "file") {
+      return { kind: "invalid", reason: `${JSON.stringify(text)}: only http, https and file URLs are accepted` };
+    }
+    if (/\s/.test(text)) return { kind: "invalid", reason: `${JSON.stringify(text)}: a URL must not contain spaces` };
+    const rest = text.slice(name.length + 1);
+    if (name === "file" ? !rest.startsWith("/") : !/^\/\/[^/?#]+/.test(rest)) {
+      return { kind: "invalid", reason: `${JSON.stringify(text)}: not a complete ${name} URL` };
+    }
+    return { kind: "url", url: text };
+  }
+  // "v1.2.3" is a common way of writing a tag; the version itself is what is looked up.
+  const version = /^v[0-9]/.test(text) ? text.slice(1) : text;
+  if (parseSemver(version)) return { kind: "version", version };
+  return {
+    kind: "invalid",
+    reason: `${JSON.stringify(text)} is not "stable", "dev", a semantic version (such as 1.2.3) or an http, https or file URL`,
+  };
+}

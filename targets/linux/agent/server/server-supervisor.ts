@@ -1,0 +1,194 @@
+// Keeps svc-server running: starts the current version, counts it started when its
+// /restart_status answers, kills and starts it again when it does not serve within the start
+// timeout, starts it again with backoff when it exits, and stops it for good when disabled.
+// Upgrades and rollbacks ask it to restart with whatever `current` points at now. Everything it
+// sees is reported as events; the update manager judges new versions from them.
+import type { Logger } from "../../../../core/index.js";
+import { createRestartBackoff } from "../../modules/restart-backoff.js";
+import { fetchRestartStatus } from "./restart-status.js";
+import { describeServerExit, startServerProcess, type ServerProcess } from "./server-process.js";
+
+export type SupervisorEvent =
+  | { kind: "starting"; executable: string; pid: number }
+  | { kind: "started"; executable: string; pid: number; afterMs: number }
+  | { kind: "start-timeout"; executable: string; timeoutMs: number }
+  | { kind: "exited"; executable: string; how: string; ranMs: number };
+
+export type SupervisorState = "stopped" | "starting" | "running" | "waiting";
+
+export interface ServerSupervisorOptions {
+  /** The executable to run now (the `current` symlink's); undefined while none is installed. */
+  executable(): string | undefined;
+  configFile: string;
+  pidFile: string;
+  restartStatusUrl(): string;
+  /** Scaled: `viam_server_start_timeout_minutes`. */
+  startTimeoutMs(): number;
+  /** Scaled restart backoff: first delay, cap, and how long up counts as healthy. */
+  backoff: { initialMs: number; maxMs: number; healthyMs: number };
+  /** How long a stopping server gets before SIGKILL. */
+  stopGraceMs: number;
+  logger: Logger;
+  env?: Record<string, string | undefined>;
+  /** Where the server's output goes; the agent's own stdout and stderr by default. */
+  output?: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+  /** Readiness poll interval. Default 100 ms. */
+  pollMs?: number;
+}
+
+export interface ServerSupervisor {
+  /** Starts keeping the server running (again, after `disable`). */
+  enable(): void;
+  /** Stops the server and keeps it stopped. */
+  disable(): Promise<void>;
+  /** Stops the running server (if any) and starts `executable()` now, with the backoff reset. */
+  restart(reason: string): Promise<void>;
+  state(): SupervisorState;
+  /** The running server's PID, while it serves. */
+  runningPid(): number | undefined;
+  onEvent(listener: (event: SupervisorEvent) => void): () => void;
+  /** Stops the server and the loop for good. */
+  close(): Promise<void>;
+}
+
+export function createServerSupervisor(options: ServerSupervisorOptions): ServerSupervisor {
+  const log = options.logger;
+  const listeners = new Set<(event: SupervisorEvent) => void>();
+  let backoff = createRestartBackoff(options.backoff.initialMs, options.backoff.maxMs, options.backoff.healthyMs);
+  let wanted = false;
+  let closed = false;
+  let state: SupervisorState = "stopped";
+  let current: ServerProcess | undefined;
+  // Servers stopped on purpose (restart, disable): their exit is not a failure.
+  const stopping = new WeakSet<ServerProcess>();
+  let servingPid: number | undefined;
+  let loop: Promise<void> | undefined;
+  // Wakes the loop out of a wait (backoff, nothing installed) when something changed.
+  let wake: () => void = () => {};
+
+  const emit = (event: SupervisorEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = () => {};
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function runOnce(executable: string): Promise<void> {
+    const startedAt = Date.now();
+    const server = startServerProcess({
+      executable,
+      configFile: options.configFile,
+      pidFile: options.pidFile,
+      env: options.env,
+      ...options.output,
+    });
+    current = server;
+    state = "starting";
+    emit({ kind: "starting", executable, pid: server.pid });
+    log.info(`starting svc-server ${executable} (pid ${server.pid})`);
+
+    const timeoutMs = options.startTimeoutMs();
+    const served = await waitUntilServing(server, timeoutMs);
+    if (served === "timeout") {
+      log.warn(`svc-server did not serve within ${timeoutMs} ms; killing it and starting it again`);
+      emit({ kind: "start-timeout", executable, timeoutMs });
+      await server.stop(options.stopGraceMs);
+      current = undefined;
+      return;
+    }
+    if (served === "serving") {
+      servingPid = server.pid;
+      state = "running";
+      backoff.started(Date.now());
+      emit({ kind: "started", executable, pid: server.pid, afterMs: Date.now() - startedAt });
+      log.info(`svc-server serves (pid ${server.pid}, ${Date.now() - startedAt} ms after start)`);
+    }
+    const exit = await server.exited;
+    current = undefined;
+    servingPid = undefined;
+    if (!wanted || stopping.has(server)) return;
+    const how = describeServerExit(exit);
+    emit({ kind: "exited", executable, how, ranMs: Date.now() - startedAt });
+    const delay = backoff.failed(Date.now());
+    log.warn(`svc-server ${how}; starting it again in ${delay} ms`);
+    state = "waiting";
+    await pause(delay);
+  }
+
+  async function waitUntilServing(server: ServerProcess, timeoutMs: number): Promise<"serving" | "exited" | "timeout"> {
+    const deadline = Date.now() + timeoutMs;
+    const pollMs = options.pollMs ?? 100;
+    for (;;) {
+      if (server.hasExited()) return "exited";
+      if (await fetchRestartStatus(options.restartStatusUrl(), Math.max(200, pollMs * 5))) return "serving";
+      if (server.hasExited()) return "exited";
+      if (Date.now() >= deadline) return "timeout";
+      await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, pollMs))]);
+    }
+  }
+
+  async function keepRunning(): Promise<void> {
+    while (wanted && !closed) {
+      const executable = options.executable();
+      if (executable === undefined) {
+        state = "waiting";
+        await pause(1_000);
+        continue;
+      }
+      await runOnce(executable);
+    }
+    state = "stopped";
+  }
+
+  function ensureLoop(): void {
+    if (loop) return;
+    loop = keepRunning().finally(() => (loop = undefined));
+  }
+
+  async function stopCurrent(): Promise<void> {
+    const server = current;
+    wake();
+    if (!server) return;
+    stopping.add(server);
+    const exit = await server.stop(options.stopGraceMs);
+    log.info(`svc-server stopped (${describeServerExit(exit)})`);
+  }
+
+  return {
+    enable() {
+      if (closed) return;
+      wanted = true;
+      ensureLoop();
+    },
+    async disable() {
+      wanted = false;
+      await stopCurrent();
+      await loop;
+    },
+    async restart(reason) {
+      log.info(`restarting svc-server: ${reason}`);
+      backoff = createRestartBackoff(options.backoff.initialMs, options.backoff.maxMs, options.backoff.healthyMs);
+      await stopCurrent();
+      if (wanted && !closed) ensureLoop();
+    },
+    state: () => state,
+    runningPid: () => servingPid,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      wanted = false;
+      await stopCurrent();
+      await loop;
+    },
+  };
+}

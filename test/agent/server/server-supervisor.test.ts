@@ -1,0 +1,116 @@
+// svc-server under the agent's supervisor, as real processes: the real server, and a stand-in
+// that hangs or fails on demand.
+import { mkdtempSync, rmSync, writeFileSync, chmodSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { PassThrough } from "node:stream";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCollectingSink, createLogEngine } from "../../../core/index.js";
+import { createServerSupervisor, type ServerSupervisor, type SupervisorEvent } from "../../../targets/linux/agent/server/server-supervisor.js";
+import { fetchRestartStatus } from "../../../targets/linux/agent/server/restart-status.js";
+import { eventually } from "../../helpers/eventually.js";
+
+/** Waits until the assertions in `check` hold. */
+const until = (what: string, check: () => void, timeoutMs = 20_000) =>
+  eventually(() => (check(), true), what, { timeoutMs });
+import { freePort } from "../../helpers/free-port.js";
+import { distLinux } from "../../helpers/run-cli.js";
+import { createNodeClock } from "../../../targets/linux/logging/index.js";
+
+const fakeServer = join(import.meta.dirname, "../../fixtures/agent/fake-server.mjs");
+
+let dir: string;
+let supervisor: ServerSupervisor | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "svc-supervisor-"));
+});
+afterEach(async () => {
+  await supervisor?.close();
+  supervisor = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function setUp(executable: () => string | undefined, options: { startTimeoutMs?: number; env?: Record<string, string> } = {}) {
+  const port = await freePort();
+  const configFile = join(dir, "machine.json");
+  writeFileSync(configFile, JSON.stringify({ network: { bind_address: `127.0.0.1:${port}` } }));
+  const sink = createCollectingSink();
+  const events: SupervisorEvent[] = [];
+  supervisor = createServerSupervisor({
+    executable,
+    configFile,
+    pidFile: join(dir, "svc-server.pid"),
+    restartStatusUrl: () => `http://127.0.0.1:${port}/restart_status`,
+    startTimeoutMs: () => options.startTimeoutMs ?? 20_000,
+    backoff: { initialMs: 20, maxMs: 200, healthyMs: 60_000 },
+    stopGraceMs: 5_000,
+    logger: createLogEngine({ clock: createNodeClock(), sink }).logger("agent"),
+    env: { ...process.env, ...options.env },
+    pollMs: 20,
+    output: { stdout: new PassThrough().resume(), stderr: new PassThrough().resume() },
+  });
+  supervisor.onEvent((event) => events.push(event));
+  return { port, events, sink, statusUrl: `http://127.0.0.1:${port}/restart_status` };
+}
+
+function launcher(name: string, body: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe("the server supervisor", () => {
+  it("starts the real svc-server and counts it started once /restart_status answers", async () => {
+    const exe = launcher("svc-server", `exec "${process.execPath}" "${join(distLinux, "svc-server.mjs")}" "$@"`);
+    const { events, statusUrl } = await setUp(() => exe);
+    supervisor!.enable();
+    await until("a started event", () => expect(events.map((e) => e.kind)).toContain("started"), 30_000);
+    expect(await fetchRestartStatus(statusUrl)).toMatchObject({ restartAllowed: true });
+    expect(supervisor!.state()).toBe("running");
+    expect(existsSync(join(dir, "svc-server.pid"))).toBe(true);
+  });
+
+  it("kills a server that does not serve within the start timeout and starts it again", async () => {
+    const exe = launcher("svc-server", `exec "${fakeServer}" "$@"`);
+    const { events } = await setUp(() => exe, { startTimeoutMs: 300, env: { FAKE_SERVER_MODE: "hang" } });
+    supervisor!.enable();
+    await until("two start timeouts", () => expect(events.filter((e) => e.kind === "start-timeout").length).toBeGreaterThanOrEqual(2), 20_000);
+    const starts = events.filter((e) => e.kind === "starting");
+    expect(new Set(starts.map((e) => e.kind === "starting" && e.pid)).size).toBe(starts.length);
+  });
+
+  it("starts a server that exits again with backoff, reporting how it exited", async () => {
+    const exe = launcher("svc-server", `exec "${fakeServer}" "$@"`);
+    const { events } = await setUp(() => exe, { env: { FAKE_SERVER_MODE: "exit" } });
+    supervisor!.enable();
+    await until("three exits", () => expect(events.filter((e) => e.kind === "exited").length).toBeGreaterThanOrEqual(3), 20_000);
+    const exit = events.find((e) => e.kind === "exited");
+    expect(exit?.kind === "exited" && exit.how).toBe("exited with code 3: fake-server: cannot start: boom");
+  });
+
+  it("stops the server when disabled and keeps it stopped until enabled", async () => {
+    const exe = launcher("svc-server", `exec "${fakeServer}" "$@"`);
+    const { events, statusUrl } = await setUp(() => exe);
+    supervisor!.enable();
+    await until("the server running", () => expect(supervisor!.state()).toBe("running"), 20_000);
+    await supervisor!.disable();
+    expect(supervisor!.state()).toBe("stopped");
+    expect(await fetchRestartStatus(statusUrl, 500)).toBeUndefined();
+    expect(events.filter((e) => e.kind === "exited")).toEqual([]);
+    supervisor!.enable();
+    await until("the server running again", () => expect(supervisor!.state()).toBe("running"), 20_000);
+  });
+
+  it("restarts with the executable current now, for an upgrade", async () => {
+    let which = launcher("svc-server-1", `exec "${fakeServer}" "$@"`);
+    const second = launcher("svc-server-2", `exec "${fakeServer}" "$@"`);
+    const { events } = await setUp(() => which);
+    supervisor!.enable();
+    await until("the first server running", () => expect(supervisor!.state()).toBe("running"), 20_000);
+    which = second;
+    await supervisor!.restart("upgrade");
+    await until("both servers started in turn", () => expect(events.filter((e) => e.kind === "started").map((e) => e.kind === "started" && e.executable)).toEqual([join(dir, "svc-server-1"), second]), 20_000);
+    expect(events.filter((e) => e.kind === "exited")).toEqual([]);
+  });
+});

@@ -1,0 +1,126 @@
+// Builds the release artifacts of svc-server and svc-agent, and the release index listing them.
+// Usage: node tools/package/index.mjs [--version X] [--out DIR] [--arch amd64|arm64|all]
+//          [--base-url URL] [--only svc-server|agent] [--channel stable|dev] [--quiet]
+// Each artifact is a .tar.gz holding, at its top: the entry point (`svc-server` or `svc-agent`, a
+// small sh launcher running the system's node), lib/<name>.mjs (the bundle), and node_modules/
+// with the packages the bundle leaves external. index.json in the out folder gets an entry for
+// each artifact (merged with what is there, so one folder can serve several versions) and the
+// channel (stable unless --channel dev) is moved to this version.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { nativeExternals } from "../build/entries.mjs";
+import { bundledExternals, externalClosure } from "./externals.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const quiet = args.includes("--quiet");
+const say = (line) => quiet || console.log(line);
+const fail = (line) => {
+  console.error(`package: ${line}`);
+  process.exit(2);
+};
+
+const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const version = option("--version", packageJson.version);
+const outDir = resolve(option("--out", join(root, "dist/packages")));
+const archOption = option("--arch", "all");
+const baseUrl = option("--base-url", undefined);
+const only = option("--only", undefined);
+const channel = option("--channel", "stable");
+
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+if (!SEMVER.test(version)) fail(`--version ${JSON.stringify(version)}: must be a semantic version such as 1.2.3`);
+if (!["amd64", "arm64", "all"].includes(archOption)) fail(`--arch ${JSON.stringify(archOption)}: must be amd64, arm64 or all`);
+if (only !== undefined && only !== "svc-server" && only !== "agent") fail(`--only ${JSON.stringify(only)}: must be svc-server or agent`);
+if (channel !== "stable" && channel !== "dev") fail(`--channel ${JSON.stringify(channel)}: must be stable or dev`);
+
+// product (the release index's name) -> executable and bundle name.
+const products = { "svc-server": "svc-server", agent: "svc-agent" };
+const chosen = only ? [only] : Object.keys(products);
+const arches = archOption === "all" ? ["amd64", "arm64"] : [archOption];
+// Native addons in node_modules were compiled for the machine building; other arches get only
+// what runs everywhere (plain JavaScript, or addons shipping a prebuilt binary for that arch).
+const hostArch = process.arch === "x64" ? "amd64" : process.arch;
+
+const launcher = (name) => `#!/bin/sh
+# ${name} ${version}: runs the bundled program with the system's Node.js (20 or later; SVC_NODE picks another).
+node="\${SVC_NODE:-node}"
+if ! command -v "$node" >/dev/null 2>&1; then
+  echo "${name}: Node.js 20 or later is needed to run; '$node' was not found (set SVC_NODE to its path)" >&2
+  exit 127
+fi
+exec "$node" "$(dirname "$0")/lib/${name}.mjs" "$@"
+`;
+
+const staging = mkdtempSync(join(tmpdir(), "svc-package-"));
+try {
+  execFileSync(process.execPath, [join(root, "tools/build/index.mjs"), "--only", "linux", "--quiet", "--version", version, "--outdir", join(staging, "build")], {
+    stdio: "inherit",
+  });
+  mkdirSync(outDir, { recursive: true });
+  const built = [];
+  for (const product of chosen) {
+    const name = products[product];
+    const bundle = join(staging, "build/linux", `${name}.mjs`);
+    const wanted = bundledExternals(readFileSync(bundle, "utf8"), nativeExternals);
+    for (const arch of arches) {
+      const dir = join(staging, `${name}-${arch}`);
+      mkdirSync(join(dir, "lib"), { recursive: true });
+      writeFileSync(join(dir, name), launcher(name));
+      chmodSync(join(dir, name), 0o755);
+      cpSync(bundle, join(dir, "lib", `${name}.mjs`));
+      const { copy, left } = externalClosure(root, wanted, arch === hostArch ? "host" : arch);
+      for (const pkg of copy) {
+        cpSync(pkg.dir, join(dir, "node_modules", pkg.name), {
+          recursive: true,
+          verbatimSymlinks: true,
+          // Binaries compiled here would be found (and fail) before the prebuilt ones for `arch`.
+          filter: (src) => !src.includes("/node_modules/.bin") && !(pkg.dropBuild && src === join(pkg.dir, "build")),
+        });
+      }
+      for (const skipped of left) say(`package: ${name} linux/${arch}: ${skipped} left out (a native addon built for ${hostArch} only)`);
+      const top = readdirSync(dir).sort();
+      const tar = execFileSync(
+        "tar",
+        ["--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "--mode=go-w", "--format=gnu", "-cf", "-", "-C", dir, ...top],
+        { maxBuffer: 1024 * 1024 * 1024 },
+      );
+      const gz = gzipSync(tar, { level: 9 });
+      const file = `${name}-${version}-linux-${arch}.tar.gz`;
+      writeFileSync(join(outDir, file), gz);
+      const sha256 = createHash("sha256").update(gz).digest("hex");
+      built.push({ product, arch, file, sha256, size: gz.length });
+      say(`package: ${join(outDir, file)} (${(gz.length / 1024 / 1024).toFixed(1)} MB, sha256 ${sha256})`);
+    }
+  }
+
+  // The index: merged into what the out folder already lists.
+  const indexFile = join(outDir, "index.json");
+  let index = {};
+  if (existsSync(indexFile)) {
+    try {
+      index = JSON.parse(readFileSync(indexFile, "utf8"));
+    } catch {
+      say(`package: ${indexFile} was not valid JSON; writing a new one`);
+    }
+  }
+  for (const { product, arch, file, sha256, size } of built) {
+    const entry = (index[product] ??= {});
+    entry.channels ??= {};
+    entry.versions ??= {};
+    entry.versions[version] ??= {};
+    const url = baseUrl ? `${baseUrl.replace(/\/+$/, "")}/${file}` : file;
+    entry.versions[version][`linux/${arch}`] = { url, sha256, size };
+    entry.channels[channel] = version;
+  }
+  writeFileSync(indexFile, `${JSON.stringify(index, null, 2)}\n`);
+  say(`package: ${indexFile} lists ${version} as ${channel}`);
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}
