@@ -1,4 +1,5 @@
 // Public face of core/agent: the agent's pure policy (version specs and the release index, the
+// settings layers, server supervision and rollback, provisioning). Time is always injected.
 export { createRollbackJudge, DEFAULT_PROBATION_MS, DEFAULT_MAX_CRASHES } from "./rollback-judge.js";
 export type { ProbationRules, ProbationVerdict, RollbackJudge } from "./rollback-judge.js";
 export { mergeAgentLayers, agentConfigAsLayer, AGENT_RANGES, NETWORK_RANGES } from "./agent-layers.js";
@@ -12,3 +13,14 @@ export { parseReleaseIndex, resolveRelease, RELEASE_PRODUCTS } from "./release-i
 export type { ReleaseArtifact, ReleaseIndex, ReleaseProduct, ReleaseResolution, ProductReleases, ParsedReleaseIndex } from "./release-index.js";
 export { runReleaseScenario } from "./release-scenario.js";
 export type { ReleaseScenarioInput, ReleaseScenarioOutput } from "./release-scenario.js";
+export { initialProvisioningState, provisioningStep, provisioningDeadline, countsAsOnline } from "./provisioning.js";
+export { createProvisioningMachine } from "./provisioning-machine.js";
+export type { ProvisioningMachine, ProvisioningMachineOptions, ProvisioningEvent } from "./provisioning-machine.js";
+export { provisioningSettings, orderNetworks } from "./provisioning-settings.js";
+export type { ProvisioningSettingsOptions } from "./provisioning-settings.js";
+export { runProvisioningScenario } from "./provisioning-scenario.js";
+export type { ProvisioningScenarioInput, ProvisioningScenarioOutput, ProvisioningScenarioRecord, ProvisioningScenarioStep } from "./provisioning-scenario.js";
+export type {
+  NetworkConnectivity, ProvisioningNetwork, HotspotSettings, ProvisioningSettings, ProvisioningPhase, ProvisioningState,
+  ProvisioningInput, ProvisioningAction, ProvisioningStep,
+} from "./provisioning-types.js";

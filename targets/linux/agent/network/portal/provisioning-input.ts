@@ -1,0 +1,77 @@
+// The rules a network choice and machine credentials must meet before the portal hands them on.
+// The page's script applies the same rules in the browser (portal-script.ts); these are the ones
+// that count, because a mobile app or a page without JavaScript reaches the server unchecked.
+import type { AccessPoint } from "../network-backend.js";
+
+export interface NetworkChoice {
+  ssid: string;
+  /** "" for an open network. */
+  psk: string;
+}
+
+export interface MachineCredentials {
+  partId: string;
+  apiKeyId: string;
+  apiKey: string;
+}
+
+/** The first problem found, with the field it belongs to (the names used by the form and the API). */
+export interface InputProblem {
+  field: "ssid" | "psk" | "part_id" | "api_key_id" | "api_key" | "body";
+  error: string;
+}
+
+const MAX_SSID_BYTES = 32;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const HEX_64 = /^[0-9a-fA-F]{64}$/;
+const CREDENTIAL_TEXT = /^[\x21-\x7e]+$/;
+const MAX_CREDENTIAL_LENGTH = 256;
+
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/**
+ * Checks an SSID and its password against what the portal last saw. An empty password is only
+ * accepted for a network seen as open: a hidden or unseen network is assumed secured.
+ */
+export function networkChoiceProblem(choice: NetworkChoice, visible: readonly AccessPoint[]): InputProblem | undefined {
+  const { ssid, psk } = choice;
+  if (ssid.length === 0) return { field: "ssid", error: "Enter the network name (SSID)." };
+  if (utf8Length(ssid) > MAX_SSID_BYTES) {
+    return { field: "ssid", error: `The network name is ${utf8Length(ssid)} bytes long; at most ${MAX_SSID_BYTES} are allowed.` };
+  }
+  const seen = visible.find((ap) => ap.ssid === ssid);
+  if (seen?.security === "wpa-eap") {
+    return { field: "ssid", error: `"${ssid}" uses enterprise (802.1X) sign-in, which this page cannot set up.` };
+  }
+  if (psk.length === 0) {
+    if (seen?.security === "open") return undefined;
+    return { field: "psk", error: "Enter the Wi-Fi password (it may be left empty only for an open network)." };
+  }
+  return pskProblem(psk);
+}
+
+function pskProblem(psk: string): InputProblem | undefined {
+  if (HEX_64.test(psk)) return undefined;
+  if (!PRINTABLE_ASCII.test(psk)) {
+    return { field: "psk", error: "The password may contain only printable ASCII characters (or be 64 hexadecimal digits)." };
+  }
+  if (psk.length < 8) return { field: "psk", error: "The password is too short: a WPA password has at least 8 characters." };
+  if (psk.length > 63) return { field: "psk", error: "The password is too long: a WPA password has at most 63 characters (or 64 hexadecimal digits)." };
+  return undefined;
+}
+
+export function credentialsProblem(credentials: MachineCredentials): InputProblem | undefined {
+  const fields: Array<[InputProblem["field"], string, string]> = [
+    ["part_id", credentials.partId, "part ID"],
+    ["api_key_id", credentials.apiKeyId, "API key ID"],
+    ["api_key", credentials.apiKey, "API key"],
+  ];
+  for (const [field, value, name] of fields) {
+    if (value.length === 0) return { field, error: `Enter the ${name}.` };
+    if (value.length > MAX_CREDENTIAL_LENGTH) return { field, error: `The ${name} is longer than ${MAX_CREDENTIAL_LENGTH} characters.` };
+    if (!CREDENTIAL_TEXT.test(value)) return { field, error: `The ${name} may contain only printable ASCII characters without spaces.` };
+  }
+  return undefined;
+}
