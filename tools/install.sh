@@ -129,8 +129,8 @@ main() {
     say "wrote the machine credentials to $config_file"
   fi
 
-  export SVC_ROOT="$root"
-  "$agent_dir/current/svc-agent" --install || fail "svc-agent --install failed"
+  # The agent's own name for the root prefix (empty means /).
+  SVC_AGENT_ROOT="${root:-/}" "$agent_dir/current/svc-agent" --install || fail "svc-agent --install failed"
   say "svc-agent $version is installed; its logs: journalctl -u svc-agent"
 }
 

@@ -9,11 +9,16 @@ export const agentFlags: readonly FlagSpec[] = [
   { name: "help", kind: "bool", aliases: ["h"], help: "Show this help" },
   { name: "install", kind: "bool", help: "Install the systemd service" },
   { name: "dev-mode", kind: "bool", env: "SVC_AGENT_DEVMODE", help: "Allow running as non-root and not as a service" },
+  { name: "version", kind: "bool", help: "Print version" },
 ];
 
 export const agentUsage = [
   "Usage: svc-agent [options]",
   "",
   "Installs, runs, watches and updates svc-server, and manages the device's network and settings.",
-  "Environment: SVC_AGENT_FAST_START=1 starts svc-server at once, without waiting for an update check.",
+  "Environment:",
+  "  SVC_AGENT_FAST_START=1       start svc-server at once, without waiting for an update check",
+  "  SVC_AGENT_RELEASE_INDEX=URL  the release index (http, https or file)",
+  "  SVC_AGENT_ROOT=DIR           root prefix of every file the agent reads or writes (default /)",
+  "  SVC_AGENT_TIME_SCALE=F       multiply every wait of the agent by F (tests)",
 ].join("\n");

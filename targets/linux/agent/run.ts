@@ -1,46 +1,107 @@
-// Starting svc-agent. This version reads its options and the machine configuration and says
-// how it would start; installing, running and updating svc-server are not part of it yet, so it
-// says so and exits rather than pretend to manage anything.
-import { existsSync, readFileSync } from "node:fs";
-import { parseMachineConfig } from "../../../core/index.js";
+// Running svc-agent: --install, or the agent itself until a signal stops it. One agent per device
+// (the lock); an agent that installed a new version of itself restarts into it: under systemd
+// by exiting (the unit restarts it, and its fallback script guards the new version), otherwise by
+// starting the new executable before it exits.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createNodeClock } from "../logging/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
+import { createCommandRunner, type CommandRunner } from "../system/index.js";
+import { SVC_VERSION } from "../version.js";
+import { startAgent } from "./agent.js";
+import { createAgentLogging } from "./agent-logging.js";
+import { agentPaths } from "./agent-paths.js";
+import { acquireAgentLock, AgentLockError } from "./lock-file.js";
+import { installAgentService } from "./system/index.js";
+import { timeScaleFromEnv } from "./time-scale.js";
 
 export async function runAgent(flags: ParsedFlags, env: Record<string, string | undefined>): Promise<number> {
   const say = (line: string) => process.stderr.write(`svc-agent: ${line}\n`);
   const { values } = flags;
+  const paths = agentPaths(env.SVC_AGENT_ROOT || "/");
 
   if (values.install) {
-    say("--install: installing the systemd service is not part of this version");
-    return 1;
+    try {
+      const result = await installAgentService({ run: createCommandRunner(), root: paths.root });
+      say(`installed ${result.unitPath}; ran ${result.commands.join(", ")}; logs: journalctl -u svc-agent`);
+      return 0;
+    } catch (error) {
+      say(`--install: ${(error as Error).message}`);
+      return 1;
+    }
   }
   if (process.getuid?.() !== 0 && !values["dev-mode"]) {
     say("must run as root (or with --dev-mode / SVC_AGENT_DEVMODE=1)");
     return 1;
   }
+  let timeScale;
+  try {
+    timeScale = timeScaleFromEnv(env);
+  } catch (error) {
+    say((error as Error).message);
+    return 2;
+  }
 
-  const configFile = String(values.config);
-  let waitForUpdate = values.wait === true;
-  if (existsSync(configFile)) {
-    const { config, issues } = parseMachineConfig(readFileSync(configFile, "utf8"));
-    for (const issue of issues) say(`${configFile}: ${issue.path || "(file)"}: ${issue.message}`);
-    if (config && !flags.given.has("wait")) {
-      waitForUpdate = config.agent.advanced_settings.wait_for_update_check;
-    }
-  } else {
-    say(`${configFile} does not exist; using built-in defaults`);
+  let lock;
+  try {
+    lock = acquireAgentLock(paths.lockFile);
+  } catch (error) {
+    say(error instanceof AgentLockError ? error.message : `cannot take ${paths.lockFile}: ${(error as Error).message}`);
+    return 1;
   }
-  const defaultsFile = String(values.defaults);
-  if (existsSync(defaultsFile)) {
-    try {
-      JSON.parse(readFileSync(defaultsFile, "utf8"));
-    } catch (e) {
-      say(`${defaultsFile}: not valid JSON: ${(e as Error).message}`);
-    }
+  const logging = createAgentLogging({ stateDir: paths.stateDir, debug: values.debug === true, output: { clock: createNodeClock() } });
+  const log = logging.logger;
+  log.info(`svc-agent ${SVC_VERSION} starting`, { root: paths.root, time_scale: timeScale.factor });
+
+  // Only flags typed on the command line form the flag layer; their environment twins are the
+  // environment layer, read by the settings themselves.
+  const typed = (name: string) => flags.given.has(name) && !(name === "debug" ? env.SVC_AGENT_DEBUG : env.SVC_AGENT_WAIT_FOR_UPDATE);
+  let agent;
+  try {
+    agent = await startAgent({
+      paths,
+      timeScale,
+      configFile: String(values.config),
+      defaultsFile: String(values.defaults),
+      flagLayer: {
+        ...(typed("debug") ? { debug: values.debug === true } : {}),
+        ...(typed("wait") ? { wait: values.wait === true } : {}),
+      },
+      env,
+      logger: log,
+      systemLogSink: logging.queue,
+      setDebug: (debug) => logging.setDebug(debug || values.debug === true),
+      run: paths.root === "/" ? createCommandRunner() : refuseUnderRoot(paths.root),
+      version: SVC_VERSION,
+    });
+  } catch (error) {
+    log.error(`cannot start: ${(error as Error).message}`);
+    logging.close();
+    lock.release();
+    return 1;
   }
-  // SVC_AGENT_FAST_START=1 means: start the server first, check for updates afterwards.
-  if (env.SVC_AGENT_FAST_START === "1") waitForUpdate = false;
-  say(`start mode: ${waitForUpdate ? "wait for the network and an update check first" : "start svc-server at once"}`);
-  if (values.debug) say("debug logging on");
-  say("running and updating svc-server is not part of this version; exiting");
-  return 1;
+
+  const stopOnSignal = () => void agent.stop();
+  process.once("SIGTERM", stopOnSignal);
+  process.once("SIGINT", stopOnSignal);
+  const how = await agent.finished;
+  if (how === "restart") await agent.stop();
+  log.info(how === "restart" ? "svc-agent restarting into its new version" : "svc-agent stopped");
+  logging.close();
+  lock.release();
+  if (how === "restart" && !env.INVOCATION_ID) restartInto(paths.currentExecutable("agent"));
+  return 0;
+}
+
+// Under a root prefix (tests, a staged image) the files are the prefix's, but systemctl, apt-get
+// and reboot would act on the machine running the agent: they are not run, and the caller says so.
+function refuseUnderRoot(root: string): CommandRunner {
+  return async (command, args) => ({ code: null, stdout: "", stderr: `not run under the root prefix ${root}: ${[command, ...args].join(" ")}` });
+}
+
+// Outside systemd nobody restarts the agent: start the new version, detached, with the same
+// arguments and environment, before this one exits (it waits for the lock we just released).
+function restartInto(executable: string): void {
+  const child = spawn(executable, process.argv.slice(2), { detached: true, stdio: "inherit", cwd: join(executable, "..") });
+  child.unref();
 }

@@ -21,12 +21,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-// An agent artifact whose svc-agent records its arguments and SVC_ROOT, and an index listing it
+// An agent artifact whose svc-agent records its arguments under the root prefix it is given (SVC_AGENT_ROOT), and an index listing it
 // as the stable agent for both architectures.
 function publish(version: string, options: { sha256?: string } = {}): void {
   const stage = join(dir, `stage-${version}`);
   mkdirSync(join(stage, "lib"), { recursive: true });
-  writeFileSync(join(stage, "svc-agent"), `#!/bin/sh\necho "$*" > "$SVC_ROOT/agent-ran-with"\necho "${version}" >> "$SVC_ROOT/agent-ran-with"\n`, { mode: 0o755 });
+  writeFileSync(join(stage, "svc-agent"), `#!/bin/sh\necho "$*" > "$SVC_AGENT_ROOT/agent-ran-with"\necho "${version}" >> "$SVC_AGENT_ROOT/agent-ran-with"\n`, { mode: 0o755 });
   writeFileSync(join(stage, "lib", "svc-agent.mjs"), "// bundle\n");
   const name = `svc-agent-${version}-linux.tar.gz`;
   const tar = spawnSync("tar", ["-czf", join(packages, name), "-C", stage, "."]);
