@@ -48,6 +48,10 @@ const arches = archOption === "all" ? ["amd64", "arm64"] : [archOption];
 // what runs everywhere (plain JavaScript, or addons shipping a prebuilt binary for that arch).
 const hostArch = process.arch === "x64" ? "amd64" : process.arch;
 
+// The agent idles between update checks and must stay small beside the server it watches: a
+// young generation capped at 1 MB keeps V8 from holding tens of MB after a download or a burst.
+const nodeOptions = { "svc-server": "", "svc-agent": "--max-semi-space-size=1 --max-old-space-size=32 " };
+
 const launcher = (name) => `#!/bin/sh
 # ${name} ${version}: runs the bundled program with the system's Node.js (20 or later; SVC_NODE picks another).
 node="\${SVC_NODE:-node}"
@@ -55,7 +59,7 @@ if ! command -v "$node" >/dev/null 2>&1; then
   echo "${name}: Node.js 20 or later is needed to run; '$node' was not found (set SVC_NODE to its path)" >&2
   exit 127
 fi
-exec "$node" "$(dirname "$0")/lib/${name}.mjs" "$@"
+exec "$node" ${nodeOptions[name]}"$(dirname "$0")/lib/${name}.mjs" "$@"
 `;
 
 const staging = mkdtempSync(join(tmpdir(), "svc-package-"));

@@ -10,6 +10,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../../../../core/index.js";
 import { createDownloadProgress, type ProgressMode } from "./download-progress.js";
+import { httpGet, type HttpAnswer } from "./http-get.js";
 import { ReleaseError, reasonOf } from "./release-error.js";
 
 export interface DownloadOptions {
@@ -70,34 +71,31 @@ async function hashFile(file: string): Promise<Hash> {
   return hash;
 }
 
-// Node's web streams are async-iterable; the DOM typings do not say so.
-const bodyOf = (response: Response) => (response.body ?? new ReadableStream()) as unknown as AsyncIterable<Uint8Array>;
-
 async function openHttp(url: string, offset: number, signal: AbortSignal): Promise<Source | "restart" | "complete"> {
-  let response: Response;
+  let response: HttpAnswer;
   try {
-    response = await fetch(url, { signal, headers: offset > 0 ? { range: `bytes=${offset}-` } : {} });
+    response = await httpGet(url, { signal, headers: offset > 0 ? { range: `bytes=${offset}-` } : {} });
   } catch (e) {
     throw new TransientError(reasonOf(e), { cause: e });
   }
-  const length = response.headers.get("content-length");
+  const length = response.header("content-length") ?? null;
   if (response.status === 206) {
-    const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get("content-range") ?? "");
+    const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.header("content-range") ?? "");
     if (!range || Number(range[1]) !== offset) {
-      await response.body?.cancel();
+      response.cancel();
       return "restart";
     }
-    return { offset, total: range[3] === "*" ? undefined : Number(range[3]), body: bodyOf(response) };
+    return { offset, total: range[3] === "*" ? undefined : Number(range[3]), body: response.body };
   }
   if (response.status === 416) {
-    await response.body?.cancel();
-    const total = /^bytes \*\/(\d+)$/.exec(response.headers.get("content-range") ?? "");
+    response.cancel();
+    const total = /^bytes \*\/(\d+)$/.exec(response.header("content-range") ?? "");
     return total && Number(total[1]) === offset ? "complete" : "restart";
   }
-  if (response.ok) {
-    return { offset: 0, total: length === null ? undefined : Number(length), body: bodyOf(response) };
+  if (response.status >= 200 && response.status <= 299) {
+    return { offset: 0, total: length === null ? undefined : Number(length), body: response.body };
   }
-  await response.body?.cancel();
+  response.cancel();
   const message = `the server answered HTTP ${response.status} ${response.statusText}`.trimEnd();
   if (response.status >= 500 || response.status === 408 || response.status === 429) throw new TransientError(message);
   throw new ReleaseError(`download ${url}: ${message}`);

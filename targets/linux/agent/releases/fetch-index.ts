@@ -2,6 +2,7 @@
 // (unreachable, an HTTP error, a timeout, broken JSON) becomes a ReleaseError naming the URL and,
 // for JSON, the line and column.
 import { readFile } from "node:fs/promises";
+import { httpGet, type HttpAnswer } from "./http-get.js";
 import { fileURLToPath } from "node:url";
 import { parseReleaseIndex, type ParsedReleaseIndex } from "../../../../core/index.js";
 import { jsonErrorPosition, lineAndColumn } from "./json-error-position.js";
@@ -23,15 +24,15 @@ async function readText(url: URL, timeoutMs: number): Promise<string> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ReleaseError(`release index ${url.href}: only http, https and file URLs are supported`);
   }
-  let response: Response;
+  let response: HttpAnswer;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
+    response = await httpGet(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
   } catch (e) {
     const why = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : reasonOf(e);
     throw new ReleaseError(`release index ${url.href}: ${why}`, { cause: e });
   }
-  if (!response.ok) {
-    await response.body?.cancel();
+  if (response.status < 200 || response.status > 299) {
+    response.cancel();
     throw new ReleaseError(`release index ${url.href}: the server answered HTTP ${response.status} ${response.statusText}`.trimEnd());
   }
   try {

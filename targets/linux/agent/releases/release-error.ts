@@ -11,9 +11,6 @@ export class ReleaseError extends Error {
 /** A short reason out of anything thrown, for messages that wrap it. */
 export function reasonOf(error: unknown): string {
   if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    // fetch() hides the useful part ("ECONNREFUSED", "other side closed") in its cause.
-    if (error.message === "fetch failed" && cause instanceof Error) return `${error.message}: ${cause.message}`;
     return error.message;
   }
   return String(error);
