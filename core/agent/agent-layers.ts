@@ -4,7 +4,7 @@
 // device running whatever it is given: a number out of range is clamped to the range, and any
 // other value core/config rejects is ignored so the layer below stays; both with a warning naming
 // the layer and the key.
-import { parseMachineConfig, type AgentConfig } from "../config/index.js";
+import { formatDataPath as formatPath, parseMachineConfig, type AgentConfig } from "../config/index.js";
 
 export interface AgentLayer {
   /** Named in warnings: "manufacturer defaults", "machine config /etc/svc.json", "flags". */
@@ -188,19 +188,6 @@ function closestKnown(known: Map<string, Path>, printed: string): Path | undefin
     if (under && (best === undefined || key.length > best.length)) best = key;
   }
   return best === undefined ? undefined : known.get(best);
-}
-
-// The same printing as core/config's issue paths: `a.b`, `x["key with.dot"]`.
-const plainKey = /^[A-Za-z0-9_-]+$/;
-
-function formatPath(path: Path): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (!plainKey.test(segment)) out += `[${JSON.stringify(segment)}]`;
-    else out += out === "" ? segment : `.${segment}`;
-  }
-  return out;
 }
 
 function isRecord(value: unknown): value is Json {

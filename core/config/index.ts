@@ -4,3 +4,7 @@ export { parseMachineConfig } from "./parse-machine-config.js";
 export { expandModelName, apiFromType, type ResourceKind } from "./resources.js";
 export { acceptConfig } from "./config-acceptance.js";
 export type { Acceptance } from "./config-acceptance.js";
+/** `agent.additional_networks.home.priority`: a data path printed the way issues name it. */
+export { formatPath as formatDataPath } from "./data-path.js";
+/** Where JSON text first breaks the grammar (`unexpected "}" at line 3, column 7`), the same words on every engine. */
+export { jsonSyntaxProblem } from "./json-syntax.js";

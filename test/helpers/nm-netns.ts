@@ -6,6 +6,7 @@
 //
 // Peer side of veth i: `eth<i>p` in `<ns>-p`, address 10.200.<i>.1/24; NetworkManager's side is
 // `eth<i>` in `<ns>`. The check URI is http://192.0.2.80/check, served from the peer's loopback.
+import { systemBusConfig } from "./sim-network-manager/private-system-bus.js";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -80,33 +81,6 @@ function freeName(): string {
     const name = `svc-nm-${process.pid}-${n}`;
     if (!existsSync(`/run/netns/${name}`) && !existsSync(join(tmpdir(), name))) return name;
   }
-}
-
-function busConfig(dir: string): string {
-  return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=${dir}/bus.sock</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-  </policy>
-  <includedir>/usr/share/dbus-1/system.d</includedir>
-</busconfig>
-`;
 }
 
 function nmConfig(dir: string): string {
@@ -192,7 +166,7 @@ export async function startNmNetns(options: NmNetnsOptions = {}): Promise<NmNetn
 
   try {
     for (const sub of ["conns", "state", "run", "conf.d", "sysconf.d"]) mkdirSync(join(dir, sub), { recursive: true });
-    writeFileSync(join(dir, "bus.conf"), busConfig(dir));
+    writeFileSync(join(dir, "bus.conf"), systemBusConfig(join(dir, "bus.sock")));
     writeFileSync(join(dir, "NM.conf"), nmConfig(dir));
 
     const busLog = openSync(join(dir, "dbus.log"), "a");

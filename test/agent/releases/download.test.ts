@@ -142,9 +142,9 @@ describe("fetching the release index", () => {
 
   it("says where the JSON breaks, which status the server gave, or that nobody answered", async () => {
     writeFileSync(join(served, "broken.json"), '{\n  "svc-server": {\n    "channels": { stable: "1.0.0" }\n  }\n}\n');
-    await expect(fetchReleaseIndex(`${server.url}broken.json`)).rejects.toThrow(`release index ${server.url}broken.json: not valid JSON: at line 3, column 19`);
+    await expect(fetchReleaseIndex(`${server.url}broken.json`)).rejects.toThrow(`release index ${server.url}broken.json: not valid JSON: unexpected "s" at line 3, column 19`);
     writeFileSync(join(served, "cut.json"), '{"svc-server": {');
-    await expect(fetchReleaseIndex(`${server.url}cut.json`)).rejects.toThrow("not valid JSON: it ends too early");
+    await expect(fetchReleaseIndex(`${server.url}cut.json`)).rejects.toThrow("not valid JSON: unexpected end of input");
     server.behave({ status: 503 });
     await expect(fetchReleaseIndex(`${server.url}index.json`)).rejects.toThrow(`release index ${server.url}index.json: the server answered HTTP 503 Service Unavailable`);
     await expect(fetchReleaseIndex("http://127.0.0.1:1/index.json", { timeoutMs: 5000 })).rejects.toThrow(/release index http:\/\/127\.0\.0\.1:1\/index\.json: connect ECONNREFUSED/);

@@ -12,7 +12,8 @@ export interface PrivateSystemBus {
   stop(): Promise<void>;
 }
 
-function busConfig(socket: string): string {
+/** The bus configuration: listening on `socket`, the machine's NetworkManager policy included. */
+export function systemBusConfig(socket: string): string {
   return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
@@ -42,7 +43,7 @@ function busConfig(socket: string): string {
 export async function startPrivateSystemBus(dir: string): Promise<PrivateSystemBus> {
   const socket = join(dir, "bus.sock");
   const config = join(dir, "bus.conf");
-  writeFileSync(config, busConfig(socket));
+  writeFileSync(config, systemBusConfig(socket));
   const child = spawn("dbus-daemon", [`--config-file=${config}`, "--nofork", "--nopidfile", "--print-address=1"], {
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -4,8 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { httpGet, type HttpAnswer } from "./http-get.js";
 import { fileURLToPath } from "node:url";
-import { parseReleaseIndex, type ParsedReleaseIndex } from "../../../../core/index.js";
-import { jsonErrorPosition, lineAndColumn } from "./json-error-position.js";
+import { jsonSyntaxProblem, parseReleaseIndex, type ParsedReleaseIndex } from "../../../../core/index.js";
 import { ReleaseError, reasonOf } from "./release-error.js";
 
 export interface FetchIndexOptions {
@@ -54,9 +53,7 @@ export async function fetchReleaseIndex(url: string, options: FetchIndexOptions 
   try {
     json = JSON.parse(text);
   } catch (e) {
-    const at = jsonErrorPosition(text);
-    const where = at === undefined ? (e as Error).message : at >= text.length ? "it ends too early" : `at ${lineAndColumn(text, at)}`;
-    throw new ReleaseError(`release index ${parsedUrl.href}: not valid JSON: ${where}`, { cause: e });
+    throw new ReleaseError(`release index ${parsedUrl.href}: not valid JSON: ${jsonSyntaxProblem(text)}`, { cause: e });
   }
   return parseReleaseIndex(json, parsedUrl.href);
 }

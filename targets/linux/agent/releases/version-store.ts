@@ -279,7 +279,8 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
         return at >= 0 && !alive(Number(name.slice(at + TMP.length)));
       };
       for (const name of names.filter(leftover)) {
-        await rm(join(versionsDir, name), { recursive: true, force: true });
+        // The tar of a killed agent may still be writing into it for a moment: retry.
+        await rm(join(versionsDir, name), { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
         removed.push(name);
       }
       for (const name of await readdir(productDir).catch(() => [] as string[])) {

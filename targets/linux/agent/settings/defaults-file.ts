@@ -5,7 +5,7 @@
 // A missing file is normal (most devices have none); a broken one is a warning naming the file
 // and where it breaks, and the agent goes on without it.
 import { readFileSync } from "node:fs";
-import { parseMachineConfig } from "../../../../core/index.js";
+import { jsonSyntaxProblem } from "../../../../core/index.js";
 
 /** Keys of the defaults file that are the agent's own, not part of the `agent` section. */
 export const AGENT_ONLY_KEYS = ["release_index_url"] as const;
@@ -48,7 +48,7 @@ export function parseJsonObject(text: string): { value: Record<string, unknown> 
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
-    return { problem: parseMachineConfig(text).issues[0]?.message ?? "is not valid JSON" };
+    return { problem: `is not valid JSON: ${jsonSyntaxProblem(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "must be a JSON object" };
   return { value: value as Record<string, unknown> };
