@@ -3,7 +3,26 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { spawnSync } from "node:child_process";
+import { distLinux, runCli } from "../helpers/run-cli.js";
+
+// The agent runs until stopped: run it under a temporary root for a moment, then SIGTERM, and
+// read what it said (logs are JSON lines on stdout).
+function runAgentBriefly(args: string[], env: Record<string, string> = {}): string {
+  const run = spawnSync(process.execPath, [join(distLinux, "svc-agent.mjs"), ...args], {
+    encoding: "utf8",
+    timeout: 4_000,
+    killSignal: "SIGTERM",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/root",
+      SVC_AGENT_ROOT: join(dir, "root"),
+      SVC_AGENT_RELEASE_INDEX: `file://${join(dir, "no-index.json")}`,
+      ...env,
+    },
+  });
+  return run.stdout + run.stderr;
+}
 
 let dir: string;
 let missing: string;
@@ -30,30 +49,30 @@ describe("svc-agent options", () => {
     expect(stderr).toContain("flag provided but not defined: --frobnicate");
   });
 
-  it("says clearly that --install is not part of this version", () => {
-    const { code, stderr } = runCli("svc-agent", ["--install"]);
+  it("--install refuses, saying why, when no agent version is installed under its root", () => {
+    const { code, stderr } = runCli("svc-agent", ["--install"], { env: { SVC_AGENT_ROOT: join(dir, "empty-root") } });
     expect(code).toBe(1);
     expect(stderr).toContain("--install");
+    expect(stderr).toContain("install an agent version first");
   });
 
   it("starts svc-server at once by default, and waits for an update check with -w or its variable", () => {
-    expect(runCli("svc-agent", ["--dev-mode", "-c", missing]).stderr).toContain("start svc-server at once");
-    expect(runCli("svc-agent", ["--dev-mode", "-c", missing, "-w"]).stderr).toContain("wait for the network");
-    expect(runCli("svc-agent", ["-c", missing], { env: { SVC_AGENT_DEVMODE: "1", SVC_AGENT_WAIT_FOR_UPDATE: "1" } }).stderr)
-      .toContain("wait for the network");
+    expect(runAgentBriefly(["--dev-mode", "-c", missing])).toContain("start mode: start svc-server at once");
+    expect(runAgentBriefly(["--dev-mode", "-c", missing, "-w"])).toContain("start mode: wait for the network");
+    expect(runAgentBriefly(["-c", missing], { SVC_AGENT_DEVMODE: "1", SVC_AGENT_WAIT_FOR_UPDATE: "1" })).toContain("start mode: wait for the network");
   });
 
   it("takes wait_for_update_check from the configuration, and SVC_AGENT_FAST_START=1 overrides it", () => {
     const file = join(dir, "svc.json");
     writeFileSync(file, JSON.stringify({ agent: { advanced_settings: { wait_for_update_check: true } } }));
-    expect(runCli("svc-agent", ["--dev-mode", "-c", file]).stderr).toContain("wait for the network");
-    expect(runCli("svc-agent", ["--dev-mode", "-c", file], { env: { SVC_AGENT_FAST_START: "1" } }).stderr)
-      .toContain("start svc-server at once");
+    expect(runAgentBriefly(["--dev-mode", "-c", file])).toContain("start mode: wait for the network");
+    expect(runAgentBriefly(["--dev-mode", "-c", file], { SVC_AGENT_FAST_START: "1" })).toContain("start mode: start svc-server at once");
   });
 
   it("turns on debug logging with -d or SVC_AGENT_DEBUG", () => {
-    expect(runCli("svc-agent", ["--dev-mode", "-c", missing, "-d"]).stderr).toContain("debug logging on");
-    expect(runCli("svc-agent", ["-c", missing], { env: { SVC_AGENT_DEVMODE: "true", SVC_AGENT_DEBUG: "1" } }).stderr)
-      .toContain("debug logging on");
+    const debugLine = '"level":"debug"';
+    expect(runAgentBriefly(["--dev-mode", "-c", missing])).not.toContain(debugLine);
+    expect(runAgentBriefly(["--dev-mode", "-c", missing, "-d"])).toContain(debugLine);
+    expect(runAgentBriefly(["-c", missing], { SVC_AGENT_DEVMODE: "true", SVC_AGENT_DEBUG: "1" })).toContain(debugLine);
   });
 });

@@ -188,11 +188,15 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     logger: log.child("network"),
   });
 
+  log.info(
+    advanced().wait_for_update_check
+      ? "start mode: wait for the network and an update check before starting svc-server"
+      : "start mode: start svc-server at once and check for updates in the background",
+  );
   if (advanced().wait_for_update_check) {
     // Wait for the network and one update check, but not forever: a device that stays offline
     // still runs the version it has once the start timeout has passed.
     const giveUpAt = Date.now() + timeScale.minutes(advanced().viam_server_start_timeout_minutes);
-    log.info("waiting for the network and an update check before starting svc-server");
     for (;;) {
       const reached = await runCheck().catch(() => false);
       if (reached || stopping || Date.now() >= giveUpAt) break;

@@ -52,6 +52,7 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
   const logging = createAgentLogging({ stateDir: paths.stateDir, debug: values.debug === true, output: { clock: createNodeClock() } });
   const log = logging.logger;
   log.info(`svc-agent ${SVC_VERSION} starting`, { root: paths.root, time_scale: timeScale.factor });
+  log.debug("options", { config: String(values.config), defaults: String(values.defaults), lock: paths.lockFile });
 
   // Only flags typed on the command line form the flag layer; their environment twins are the
   // environment layer, read by the settings themselves.
