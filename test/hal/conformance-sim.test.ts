@@ -1,6 +1,8 @@
 // The conformance harness on the simulated board: a correctly wired sim passes every check, a
 // miswired one fails the checks it should and the command exits non-zero, and the command line
 // is read as documented.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSimBoard } from "../../hal/sim/index.js";
 import { parseCli, runCli, simTarget, UsageError } from "../../tools/hal-conformance/cli.js";
@@ -86,6 +88,31 @@ describe("the harness on the simulated board", () => {
       { capability: "pwm 12 1000 Hz 25%", status: "skip", detail: "set without error; this backend cannot read PWM back (check with a scope or an LED)" },
       { capability: "pwm 12 50 Hz 75%", status: "skip", detail: "set without error; this backend cannot read PWM back (check with a scope or an LED)" },
     ]);
+  });
+});
+
+describe("a run with nothing to check", () => {
+  const command = join(import.meta.dirname, "..", "..", "dist", "linux", "svc-hal-conformance.mjs");
+  const run = (...argv: string[]) => spawnSync(process.execPath, [command, ...argv], { encoding: "utf8", timeout: 60_000 });
+
+  it("wires the simulated board itself when no wiring is given, and checks every capability", () => {
+    const { status, stdout } = run("--backend", "sim", "--baud", "9600");
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("backend: simulated board");
+    expect(lines).toContainEqual(expect.stringMatching(/^wiring: the simulated board's own: --loop 11:13 --pwm 12 --serial sim0:sim1 --serial sim2 --i2c 1:0x50$/));
+    expect(lines.filter((l) => / (skipped|FAIL) /.test(l))).toEqual([]);
+    expect(lines.at(-1)).toBe("19 passed, 0 failed, 0 skipped");
+    expect(status).toBe(0);
+  });
+
+  it("exits 1 saying why when every check was skipped", async () => {
+    const { status, stdout } = run("--backend", "linux");
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines.at(-2)).toBe("0 passed, 0 failed, 4 skipped");
+    expect(lines.at(-1)).toBe("nothing was checked: no --loop given; no --pwm given; no --serial given; no --i2c given");
+    expect(status).toBe(1);
+    const tiny = await runConformance({ io: { name: "tiny" }, settleMs: 0 }, plan({ serial: [["a", "b"]] }));
+    expect(formatTable(tiny).at(-1)).toBe("nothing was checked: no --loop given; no --pwm given; tiny has no Serial IO; no --i2c given");
   });
 });
 

@@ -1,5 +1,6 @@
 // svc-hal-conformance: runs the conformance suite against a backend on the wiring given, prints
-// a table of pass/fail/skipped per capability, and exits non-zero on any failure.
+// a table of pass/fail/skipped per capability, and exits non-zero on any failure or when nothing
+// was checked. The simulated board, given no wiring, is wired as it wires itself.
 //   svc-hal-conformance --backend sim|linux [--board pi|pi4|pi5|<definition.json>]
 //     [--loop pinA:pinB]... [--serial /dev/ttyX:/dev/ttyY | /dev/ttyX]... [--i2c bus:address[:register]]...
 //     [--pwm pin]... [--baud 9600,115200]
@@ -8,7 +9,28 @@ import { parseArgs } from "node:util";
 import { createSimBoard, type SimSerialWiring } from "../../hal/sim/index.js";
 import { builtinBoardDefinitions, openLinuxIO, parseGenericDefinition, type BoardDefinition } from "../../hal/linux/index.js";
 import { DEFAULT_BAUDS, runConformance, type ConformancePlan, type ConformanceTarget, type I2CScratch } from "./conformance.js";
-import { formatTable } from "./table.js";
+import { checkedNothing, formatTable } from "./table.js";
+
+export const DEFAULT_SCRATCH_REGISTER = 0x10;
+
+/** What the simulated board is wired as when no wiring is given: one of each kind of check. */
+export const SIM_OWN_WIRING: Omit<ConformancePlan, "bauds"> = {
+  loops: [["11", "13"]],
+  pwm: ["12"],
+  serial: [["sim0", "sim1"], ["sim2", undefined]],
+  i2c: [{ bus: 1, address: 0x50, register: 0x10 }],
+};
+
+/** A plan's wiring written back as the flags that give it. */
+export function wiringFlags(plan: Omit<ConformancePlan, "bauds">): string {
+  const hex = (n: number) => `0x${n.toString(16)}`;
+  return [
+    ...plan.loops.map(([a, b]) => `--loop ${a}:${b}`),
+    ...plan.pwm.map((pin) => `--pwm ${pin}`),
+    ...plan.serial.map(([p, q]) => `--serial ${q ? `${p}:${q}` : p}`),
+    ...plan.i2c.map(({ bus, address, register }) => `--i2c ${bus}:${hex(address)}${register === DEFAULT_SCRATCH_REGISTER ? "" : `:${hex(register)}`}`),
+  ].join(" ");
+}
 
 export const USAGE = `usage: svc-hal-conformance --backend sim|linux [--board pi|pi4|pi5|<definition.json>]
          [--loop pinA:pinB]... [--serial /dev/ttyX:/dev/ttyY | --serial /dev/ttyX]...
@@ -22,9 +44,10 @@ Runs the HAL conformance checks on the wiring given:
   --pwm P           hardware PWM on pin P, read back where the backend can
   --board           the pin names of a Linux board: pi, pi4, pi5, or a JSON file of the generic
                     form {"gpio_chip": "gpiochip0", "pins": {"name": line}, ...}
-Exit status: 0 when nothing failed, 1 when a check failed, 2 for a usage error.`;
-
-export const DEFAULT_SCRATCH_REGISTER = 0x10;
+With --backend sim and no wiring, the simulated board's own wiring is used:
+  ${wiringFlags(SIM_OWN_WIRING)}
+Exit status: 0 when something was checked and nothing failed, 1 when a check failed or nothing
+was checked, 2 for a usage error.`;
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -46,6 +69,8 @@ export interface CliRequest {
   backend: "sim" | "linux";
   board?: string;
   plan: ConformancePlan;
+  /** The plan is the simulated board's own wiring, none having been given. */
+  ownWiring?: boolean;
 }
 
 export function parseCli(argv: readonly string[]): CliRequest | "help" {
@@ -96,6 +121,8 @@ export function parseCli(argv: readonly string[]): CliRequest | "help" {
     pwm: v.pwm ?? [],
     bauds,
   };
+  const wired = plan.loops.length + plan.serial.length + plan.i2c.length + plan.pwm.length > 0;
+  if (backend === "sim" && !wired) return { backend, board: v.board, plan: { ...SIM_OWN_WIRING, bauds }, ownWiring: true };
   return { backend, board: v.board, plan };
 }
 
@@ -162,7 +189,8 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     return 2;
   }
   write(`backend: ${target.io.name}`);
+  if (request.ownWiring) write(`wiring: the simulated board's own: ${wiringFlags(request.plan)}`);
   const rows = await runConformance(target, request.plan);
   for (const line of formatTable(rows)) write(line);
-  return rows.some((r) => r.status === "fail") ? 1 : 0;
+  return rows.some((r) => r.status === "fail") || checkedNothing(rows) ? 1 : 0;
 }
