@@ -122,13 +122,18 @@ describe("fake board lifecycle", () => {
     expect(machine.sim.pins.owner("4")).toBeUndefined();
   });
 
-  it("lends its pins to components and says which side holds a pin", async () => {
+  it("lends its pins to components, says which side holds a pin, and reads a lent pin as it is driven", async () => {
     machine = createTestMachine();
     const board = await machine.build<Board>(entry("board", "b"));
     const pwm = new (requireIO(board.boardIO(), "PWM"))({ pin: "6", hz: 1000 });
     await expect(board.setGPIO("6", true)).rejects.toThrow(/pin 6 of board b is busy: a component wired to the board holds it/);
     await expect(board.setPWM("6", 0.5)).rejects.toSatisfy((e: unknown) => e instanceof IOError && e.code === "busy");
-    await expect(board.getGPIO("6")).rejects.toThrow(/pin 6 of board b is busy/);
+    // Reading a lent pin answers what the component drives on it.
+    expect(await board.getGPIO("6")).toBe(false);
+    pwm.write(256);
+    expect(await board.getGPIO("6")).toBe(true);
+    expect(await board.pwm("6")).toBeCloseTo(256 / 1023, 6);
+    expect(await board.pwmFrequency("6")).toBe(1000);
     await board.setGPIO("7", true);
     expect(() => new (requireIO(board.boardIO(), "Digital"))({ pin: "7", mode: "output" })).toThrow(/pin 7 of board b is in use by the board \(SetGPIO\)/);
     pwm.close();

@@ -2,7 +2,7 @@
 // interrupts served through one IOProvider. The fake board runs it on the simulated board; a
 // host registers the same model under its own names on its own IO (the Raspberry Pi and the
 // generic Linux board on the Linux backends), adding the attributes its hardware needs.
-import { IOError, requireIO, type IOProvider } from "../../../hal/io.js";
+import { requireIO, type IOProvider } from "../../../hal/io.js";
 import type { ConfigIssue, ResourceConfig } from "../../config/index.js";
 import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
 import { failOnIssues } from "../attributes.js";
@@ -84,9 +84,8 @@ export function boardModel(definition: BoardModelDefinition): ModelRegistration<
         async getGPIO(pin) {
           open();
           if (inputs.interruptOn(pin) !== undefined) return inputs.readInterruptPin(pin);
-          const driven = pins.driven(pin);
+          const driven = pins.driven(pin) ?? lent.level(pin);
           if (driven !== undefined) return driven;
-          if (lent.lent(pin)) throw new IOError("busy", `pin ${pin} of board ${boardName} is busy: ${heldByComponent}`);
           // A pin nobody holds is read as an input for the moment of the read.
           const input = new (requireIO(io, "Digital"))({ pin, mode: "input" });
           try {
@@ -95,9 +94,10 @@ export function boardModel(definition: BoardModelDefinition): ModelRegistration<
             input.close();
           }
         },
+        // A pin a component holds reads as the component drives it; only writing it is refused.
         async pwm(pin) {
           open();
-          return pins.duty(pin);
+          return lent.pwm(pin)?.duty ?? pins.duty(pin);
         },
         async setPWM(pin, dutyCycle) {
           open();
@@ -105,7 +105,7 @@ export function boardModel(definition: BoardModelDefinition): ModelRegistration<
         },
         async pwmFrequency(pin) {
           open();
-          return pins.frequency(pin);
+          return lent.pwm(pin)?.hz ?? pins.frequency(pin);
         },
         async setPWMFrequency(pin, hz) {
           open();

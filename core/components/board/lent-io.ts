@@ -1,7 +1,9 @@
 // The IO a board lends to the components wired to it (a motor on its pins). Every pin a
 // component opens is recorded, so the board's own GPIO and PWM calls say the pin is busy
 // instead of fighting the component for it, and a component asking for a pin the board itself
-// drives is told so, whatever the host's backend does about a second claim.
+// drives is told so, whatever the host's backend does about a second claim. What a component
+// drives on a lent pin is remembered, so the board reports the pin as it really is (a motor's
+// PWM duty and frequency) rather than as if nobody drove it.
 import {
   IOError,
   type Digital,
@@ -16,6 +18,18 @@ export interface LentIO {
   readonly provider: IOProvider;
   /** True while a component holds the pin through `provider`. */
   lent(pin: string): boolean;
+  /** The PWM a component drives on the pin (duty 0..1), or undefined when it holds no PWM there. */
+  pwm(pin: string): { hz: number; duty: number } | undefined;
+  /**
+   * The level of a pin a component holds: what it last wrote to an output (or reads on an
+   * input), high for a PWM while its duty is above 0; undefined for a pin nobody holds.
+   */
+  level(pin: string): boolean | undefined;
+}
+
+interface LentHandle {
+  level(): boolean;
+  pwm?(): { hz: number; duty: number };
 }
 
 /**
@@ -23,14 +37,14 @@ export interface LentIO {
  *   undefined when it leaves the pin alone.
  */
 export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin: string) => string | undefined): LentIO {
-  const held = new Set<string>();
+  const held = new Map<string, LentHandle>();
 
-  const claim = (pin: PinSpecifier): string => {
+  const claim = (pin: PinSpecifier, handle: LentHandle): string => {
     const key = String(pin);
     if (held.has(key)) throw new IOError("busy", `pin ${key} of board ${boardName} is already in use by another component`);
     const use = boardUse(key);
     if (use !== undefined) throw new IOError("busy", `pin ${key} of board ${boardName} is in use by the board (${use})`);
-    held.add(key);
+    held.set(key, handle);
     return key;
   };
   /** Opens through the base class, giving the pin back if that fails. */
@@ -50,8 +64,9 @@ export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin
       private readonly key: string;
       private readonly inner: Digital;
       private open = true;
+      private written: 0 | 1 | undefined;
       constructor(options: DigitalOptions) {
-        const key = claim(options.pin);
+        const key = claim(options.pin, { level: () => (this.written ?? this.inner.read()) === 1 });
         this.key = key;
         this.inner = openOrGiveBack(key, () => new BaseDigital(options));
       }
@@ -60,6 +75,7 @@ export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin
       }
       write(value: 0 | 1) {
         this.inner.write(value);
+        this.written = value;
       }
       close() {
         if (!this.open) return;
@@ -75,8 +91,10 @@ export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin
       private readonly key: string;
       private readonly inner: PWM;
       private open = true;
+      private value = 0;
       constructor(options: PWMOptions) {
-        const key = claim(options.pin);
+        const duty = () => this.value / (2 ** this.inner.resolution - 1);
+        const key = claim(options.pin, { level: () => this.value > 0, pwm: () => ({ hz: this.inner.hz, duty: duty() }) });
         this.key = key;
         this.inner = openOrGiveBack(key, () => new BasePWM(options));
       }
@@ -88,6 +106,7 @@ export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin
       }
       write(value: number) {
         this.inner.write(value);
+        this.value = value;
       }
       close() {
         if (!this.open) return;
@@ -97,5 +116,10 @@ export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin
       }
     };
   }
-  return { provider, lent: (pin) => held.has(pin) };
+  return {
+    provider,
+    lent: (pin) => held.has(pin),
+    pwm: (pin) => held.get(pin)?.pwm?.(),
+    level: (pin) => held.get(pin)?.level(),
+  };
 }
