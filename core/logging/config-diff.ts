@@ -1,6 +1,10 @@
 // A configuration change as lines a person can read in the log:
-//   components[1].attributes.pin: 12 -> 13
-//   components[2]: (absent) -> {"name":"left","api":"rdk:component:motor",...}
+//   components["temp"].attributes.pin: 12 -> 13
+//   components["left"]: (absent) -> {"name":"left","api":"rdk:component:motor",...}
+// A list of named entries (components, services, modules, remotes: objects with a `name`) is
+// compared entry by entry by name, not by position, so removing one entry is one line rather than
+// every later entry seeming to change; when one name is used under two APIs, entries are told
+// apart by `api/name`. Other lists are compared by position.
 // Secrets are shown masked unless the caller was told to reveal them
 // (-reveal-sensitive-config-diffs); a changed secret still shows up as a changed line.
 import { MASK, isSecretPath, maskAt, type PathSegment } from "./secrets.js";
@@ -12,6 +16,9 @@ export interface ConfigDiffOptions {
 
 const ABSENT = "(absent)";
 
+/** A step of a printed path: a key, an index, or a named entry of a list. */
+type ShownSegment = PathSegment | { entry: string };
+
 /** One line per changed value, in the order of the configurations' keys; [] when nothing changed. */
 export function formatConfigDiff(before: unknown, after: unknown, options: ConfigDiffOptions = {}): string[] {
   const lines: string[] = [];
@@ -22,40 +29,85 @@ export function formatConfigDiff(before: unknown, after: unknown, options: Confi
     return JSON.stringify(reveal ? value : maskAt(value, path)) ?? String(value);
   }
 
-  function walk(a: unknown, b: unknown, path: PathSegment[]): void {
+  // `path` finds secrets (a named entry stands at its index there, which "*" matches); `shown` is printed.
+  function walk(a: unknown, b: unknown, path: PathSegment[], shown: ShownSegment[]): void {
     if (sameJson(a, b)) return;
     if (!reveal && isSecretPath(path)) {
       const from = a === undefined ? ABSENT : MASK;
       const to = b === undefined ? ABSENT : MASK;
-      lines.push(`${formatPath(path)}: ${from} -> ${to}`);
+      lines.push(`${formatShown(shown)}: ${from} -> ${to}`);
       return;
     }
     if (Array.isArray(a) && Array.isArray(b)) {
-      for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], path.concat(i));
+      const keys = entryKeys(a, b);
+      if (keys) walkEntries(a, b, keys, path, shown);
+      else for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], path.concat(i), shown.concat(i));
       return;
     }
     if (isPlainObject(a) && isPlainObject(b)) {
-      for (const key of Object.keys(a)) walk(a[key], b[key], path.concat(key));
-      for (const key of Object.keys(b)) if (!(key in a)) walk(undefined, b[key], path.concat(key));
+      for (const key of Object.keys(a)) walk(a[key], b[key], path.concat(key), shown.concat(key));
+      for (const key of Object.keys(b)) if (!(key in a)) walk(undefined, b[key], path.concat(key), shown.concat(key));
       return;
     }
-    lines.push(`${formatPath(path)}: ${show(a, path)} -> ${show(b, path)}`);
+    lines.push(`${formatShown(shown)}: ${show(a, path)} -> ${show(b, path)}`);
   }
 
-  walk(before, after, []);
+  /** Entries of `before` in their order (changed or removed), then the entries `after` adds. */
+  function walkEntries(a: unknown[], b: unknown[], keyOf: (entry: unknown) => string, path: PathSegment[], shown: ShownSegment[]): void {
+    const afterAt = new Map(b.map((entry, i) => [keyOf(entry), i]));
+    const beforeKeys = new Set<string>();
+    a.forEach((entry, i) => {
+      const key = keyOf(entry);
+      beforeKeys.add(key);
+      const j = afterAt.get(key);
+      walk(entry, j === undefined ? undefined : b[j], path.concat(j ?? i), shown.concat({ entry: key }));
+    });
+    b.forEach((entry, j) => {
+      const key = keyOf(entry);
+      if (!beforeKeys.has(key)) walk(undefined, entry, path.concat(j), shown.concat({ entry: key }));
+    });
+  }
+
+  walk(before, after, [], []);
   return lines;
 }
 
-/** `components[1].attributes.pin`; keys that are not plain identifiers are quoted: `a["my net"]`. */
-export function formatPath(path: readonly PathSegment[]): string {
-  if (path.length === 0) return "(root)";
+/**
+ * How to key the entries of two lists compared by name: by `name` when every entry of both has
+ * one and each list holds each name once, by `api/name` when names repeat across APIs; undefined
+ * for lists that are not lists of named entries (compared by position).
+ */
+function entryKeys(a: readonly unknown[], b: readonly unknown[]): ((entry: unknown) => string) | undefined {
+  const named = (entry: unknown) => isPlainObject(entry) && typeof entry.name === "string" && entry.name !== "";
+  if (!a.every(named) || !b.every(named)) return undefined;
+  const byName = (entry: unknown) => (entry as { name: string }).name;
+  if (unique(a, byName) && unique(b, byName)) return byName;
+  const withApi = (entry: unknown) => `${String((entry as { api?: unknown }).api)}/${byName(entry)}`;
+  const hasApi = (entry: unknown) => typeof (entry as { api?: unknown }).api === "string";
+  if (a.every(hasApi) && b.every(hasApi) && unique(a, withApi) && unique(b, withApi)) return withApi;
+  return undefined;
+}
+
+function unique(list: readonly unknown[], keyOf: (entry: unknown) => string): boolean {
+  return new Set(list.map(keyOf)).size === list.length;
+}
+
+/** `components["left"].attributes.pins.a`: a named entry is written as its quoted name. */
+function formatShown(shown: readonly ShownSegment[]): string {
+  if (shown.length === 0) return "(root)";
   let text = "";
-  for (const part of path) {
-    if (typeof part === "number") text += `[${part}]`;
+  for (const part of shown) {
+    if (typeof part === "object") text += `[${JSON.stringify(part.entry)}]`;
+    else if (typeof part === "number") text += `[${part}]`;
     else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(part)) text += text === "" ? part : `.${part}`;
     else text += `[${JSON.stringify(part)}]`;
   }
   return text;
+}
+
+/** `components[1].attributes.pin`; keys that are not plain identifiers are quoted: `a["my net"]`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  return formatShown(path);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -48,8 +48,8 @@ describe("config diffs", () => {
     after.components.push({ name: "right", api: "rdk:component:motor", attributes: { pins: { a: "15" } } });
     after.agent.network_configuration.hotspot_prefix = "robot";
     expect(formatConfigDiff(before, after)).toEqual([
-      "components[0].attributes.pin: 12 -> 13",
-      'components[2]: (absent) -> {"name":"right","api":"rdk:component:motor","attributes":{"pins":{"a":"15"}}}',
+      'components["b1"].attributes.pin: 12 -> 13',
+      'components["right"]: (absent) -> {"name":"right","api":"rdk:component:motor","attributes":{"pins":{"a":"15"}}}',
       'agent.network_configuration.hotspot_prefix: "svc-setup" -> "robot"',
     ]);
     expect(formatConfigDiff(before, config())).toEqual([]);

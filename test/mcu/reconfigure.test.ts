@@ -61,7 +61,7 @@ describe("reconfiguring the core in XS in place", () => {
     expect(await new VIAM.MotorClient(robot, "wheel").isMoving().catch((e: unknown) => e)).toMatchObject({ code: VIAM.Code.NotFound });
     // The board was not rebuilt: the level set before the change is still there.
     expect(await pins.getGPIO("7")).toBe(true);
-    expect(logs.map((e) => e.message)).toContain("config change: components[0].attributes.readings.celsius: 20 -> 25");
+    expect(logs.map((e) => e.message)).toContain('config change: components["temp"].attributes.readings.celsius: 20 -> 25');
   });
 
   it("answers the same text as unchanged, and refuses a broken edit whole, still running as it was", async () => {

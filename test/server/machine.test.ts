@@ -66,7 +66,7 @@ describe("the machine", () => {
     const result = await machine.load(JSON.stringify(edited), "sim");
     expect(result.outcome).toBe("applied");
     if (result.outcome === "applied") expect(result.plan.build.flat()).toEqual(["rdk:component:sensor/temp"]);
-    expect(messages().some((m) => m.startsWith("config change: components[1].attributes.readings"))).toBe(true);
+    expect(messages().some((m) => m.startsWith('config change: components["temp"].attributes.readings'))).toBe(true);
   });
 
   it("does not let an error that was already there block other edits", async () => {
@@ -76,6 +76,17 @@ describe("the machine", () => {
     const edited = { components: [...base.components, { name: "c", api: "rdk:component:sensor", model: "fake" }] };
     expect((await machine.load(edited, "f")).outcome).toBe("applied");
     expect(Object.keys(states(machine)).sort()).toEqual(["rdk:component:sensor/a", "rdk:component:sensor/c"]);
+  });
+
+  it("logs one line for a removed component and one for an added one, by name", async () => {
+    const { machine, messages } = start();
+    const sensors = (names: string[]) => ({ components: names.map((name) => ({ name, api: "rdk:component:sensor", model: "fake" })) });
+    await machine.load(sensors(["a", "b", "c", "added1", "added2", "d", "e"]), "f");
+    await machine.load(sensors(["a", "b", "c", "added2", "d", "e", "f"]), "f");
+    const diff = messages().filter((m) => m.startsWith("config change:"));
+    expect(diff).toHaveLength(2);
+    expect(diff[0]).toMatch(/^config change: components\["added1"\]: \{"name":"added1",.*\} -> \(absent\)$/);
+    expect(diff[1]).toMatch(/^config change: components\["f"\]: \(absent\) -> \{"name":"f",.*\}$/);
   });
 
   it("logs configuration diffs with secrets masked, unless told to reveal them", async () => {
