@@ -1,8 +1,8 @@
 // svc-server's command line, driven as a real process.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { startSvcServer } from "../helpers/svc-server-process.js";
 import { eventually } from "../helpers/eventually.js";
@@ -24,6 +24,7 @@ const write = (name: string, content: unknown) => {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "svc-server-cli-"));
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("svc-server options", () => {
   it("-help lists every option of the contract on one line each", () => {
@@ -82,6 +83,19 @@ describe("svc-server running", () => {
     const entries = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 1, logger: "svc.config" }));
     expect(server.stderr()).toContain("-webrtc ignored");
+  });
+});
+
+describe("svc-server with a log file it cannot write", () => {
+  it("exits 1 at start, naming the file and why, without serving", () => {
+    const config = write("quiet.json", { network: { bind_address: "localhost:0" } });
+    write("plain-file", "");
+    for (const logFile of ["/proc/x/y.log", join(dir, "plain-file", "svc.log")]) {
+      const { code, stderr } = runCli("svc-server", ["-config", config, "-log-file", logFile]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`svc-server: -log-file ${logFile}: cannot write the log file: `);
+      expect(stderr).not.toContain("serving");
+    }
   });
 });
 

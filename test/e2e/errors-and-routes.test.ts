@@ -9,6 +9,7 @@ import { GetReadingsRequestSchema, GetReadingsResponseSchema } from "../../proto
 import { SensorService } from "../../proto/gen/component/sensor/v1/sensor_pb.js";
 import { MotorService } from "../../proto/gen/component/motor/v1/motor_pb.js";
 import { RobotService } from "../../proto/gen/robot/v1/robot_pb.js";
+import { eventually } from "../helpers/eventually.js";
 import { createGrpcJsClient, type GrpcJsClient } from "../helpers/grpc-js-client.js";
 import { startSvcServer, type SvcServerProcess } from "../helpers/svc-server-process.js";
 
@@ -81,5 +82,17 @@ describe("GET /restart_status", () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ restart_allowed: false, reconfiguring: false, maintenance_allowed: false });
     expect(String(body.reason)).toContain("maintenance window");
+  });
+
+  it("answers maintenance allowed, in the same shape, when no maintenance window is configured", async () => {
+    const open = await startSvcServer({ components: [{ name: "temp", api: "rdk:component:sensor", model: "fake" }] });
+    try {
+      // Once the first configuration is applied, so that nothing is being reconfigured.
+      await eventually(() => (open.stdout().includes("configuration loaded") ? true : undefined), "the configuration");
+      const body = await (await fetch(`${open.url}/restart_status`)).json();
+      expect(body).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: true, reason: "" });
+    } finally {
+      await open.stop();
+    }
   });
 });

@@ -1,11 +1,11 @@
-// The Linux sinks with real files: -log-file rotation and its bounds, the fall back to stderr when
-// the file cannot be written, and the JSON and terminal layouts.
+// The Linux sinks with real files: -log-file rotation and its bounds, refusing a file that cannot
+// be opened, the fall back to stderr when writing fails later, and the JSON and terminal layouts.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createManualClock } from "../../core/index.js";
-import { createLinuxLogging, createPinoSink, formatPrettyLine } from "../../targets/linux/logging/index.js";
+import { createLinuxLogging, createPinoSink, formatPrettyLine, LogFileError } from "../../targets/linux/logging/index.js";
 
 function collector(isTTY = false) {
   const lines: string[] = [];
@@ -50,23 +50,25 @@ describe("-log-file", () => {
     expect(runs).toEqual([1, 2]);
   });
 
-  it("falls back to stderr, said once, when the file's directory cannot be made", () => {
+  it("is a LogFileError naming the file when the file cannot be opened, its folder made or not", () => {
     writeFileSync(join(dir, "not-a-dir"), "");
-    const stderr = collector();
-    const logging = createLinuxLogging({ logFile: join(dir, "not-a-dir", "svc.log"), stderr, stdout: collector() });
-    logging.logger.warn("still heard");
-    logging.logger.warn("and again");
-    logging.close();
-
-    expect(logging.destination()).toBe("stderr");
-    const lines = stderr.json();
-    expect(lines.map((l) => l.msg)).toEqual([
-      "cannot write the log file; logging to stderr from now on",
-      "still heard",
-      "and again",
-    ]);
-    expect(lines[0]).toMatchObject({ level: "error", logger: "svc.logging", file: join(dir, "not-a-dir", "svc.log") });
-    expect(lines[0].error).toMatch(/ENOTDIR|EEXIST/);
+    // Under /proc, mkdir answers ENOENT for a folder that exists: refused at once, not retried.
+    for (const [logFile, why] of [
+      [join(dir, "not-a-dir", "svc.log"), /ENOTDIR|EEXIST/],
+      ["/proc/x/y.log", /ENOENT: no such file or directory, mkdir '\/proc\/x'/],
+    ] as const) {
+      const stderr = collector();
+      let thrown: unknown;
+      try {
+        createLinuxLogging({ logFile, stderr, stdout: collector() });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(LogFileError);
+      expect((thrown as LogFileError).path).toBe(logFile);
+      expect((thrown as LogFileError).message).toMatch(why);
+      expect(stderr.lines).toEqual([]);
+    }
   });
 
   it("falls back to stderr when the disk is full, keeping the line that failed", () => {

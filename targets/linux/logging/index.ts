@@ -7,7 +7,7 @@ export { createPinoSink } from "./pino-sink.js";
 export type { PinoSink } from "./pino-sink.js";
 export { createPrettySink } from "./pretty-sink.js";
 export { formatPrettyLine } from "./pretty-format.js";
-export { createRotatingFile, DEFAULT_LOG_FILE_MAX_BYTES, DEFAULT_LOG_FILE_MAX_FILES } from "./rotating-file.js";
+export { createRotatingFile, LogFileError, DEFAULT_LOG_FILE_MAX_BYTES, DEFAULT_LOG_FILE_MAX_FILES } from "./rotating-file.js";
 export type { RotatingFile, RotatingFileOptions } from "./rotating-file.js";
 export { openOfflineLogQueue, DEFAULT_QUEUE_MAX_BYTES, DEFAULT_QUEUE_MAX_ENTRIES } from "./offline-log-queue.js";
 export type { OfflineLogQueue, OfflineLogQueueOptions, LogBatch, QueuedLogEntry } from "./offline-log-queue.js";

@@ -18,7 +18,7 @@ import { createRotatingFile, type RotatingFile } from "./rotating-file.js";
 import type { TextStream } from "./text-stream.js";
 
 export interface LinuxLoggingOptions {
-  /** -log-file: JSON lines to this file, rotated by size, instead of stdout. */
+  /** -log-file: JSON lines to this file, rotated by size, instead of stdout; LogFileError when it cannot be opened. */
   logFile?: string;
   /** Rotation bounds of the log file; defaults 10 MiB and 5 rotated files. */
   rotation?: { maxBytes?: number; maxFiles?: number };

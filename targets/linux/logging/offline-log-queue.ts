@@ -10,7 +10,8 @@
 // ({ head, dropped }): entries before `head` were uploaded or dropped. Every entry is written with
 // one synchronous append before write() returns, so a process that dies loses nothing it queued.
 // A segment is deleted once all its entries are behind the head.
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { makeDirectorySync } from "../system/index.js";
 import { join } from "node:path";
 import { parseLogLevel, type LogEntry, type LogLevel, type LogSink } from "../../../core/index.js";
 
@@ -78,7 +79,7 @@ export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLog
   const segmentBytes = Math.max(4096, Math.floor(maxBytes / 8));
   const statePath = join(dir, "state.json");
 
-  mkdirSync(dir, { recursive: true });
+  makeDirectorySync(dir);
   const state = readState(statePath);
   let head = state.head;
   let dropped = state.dropped;

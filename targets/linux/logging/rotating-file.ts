@@ -1,11 +1,14 @@
 // The -log-file destination: appends lines to FILE and rotates by size. When FILE would pass
 // maxBytes it becomes FILE.1, FILE.1 becomes FILE.2 and so on; FILE.<maxFiles> is dropped, so the
 // logs never take more than about (maxFiles + 1) x maxBytes. Lines are written synchronously, so
-// a crash loses none. If the file cannot be written (no space, no permission, not a directory),
-// the failure is reported once through onError and every line from then on, the failing one
-// included, goes to the fallback stream.
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+// a crash loses none. A file that cannot be opened (its folder cannot be made, no permission) is
+// a LogFileError at once: a program asked to log to a file it cannot write should not start. If
+// writing fails later (no space, the file rotated onto a bad place), the failure is reported once
+// through onError and every line from then on, the failing one included, goes to the fallback
+// stream.
+import { closeSync, fstatSync, openSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { makeDirectorySync } from "../system/index.js";
 import type { TextStream } from "./text-stream.js";
 
 export const DEFAULT_LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -19,8 +22,19 @@ export interface RotatingFileOptions {
   maxFiles?: number;
   /** Where lines go once the file has failed (stderr on a real machine). */
   fallback: TextStream;
-  /** Called once, on the first failure; the file is not tried again. */
+  /** Called once, on the first failure after opening; the file is not tried again. */
   onError?: (error: Error) => void;
+}
+
+/** The log file cannot be opened; the message says why, `path` which file. */
+export class LogFileError extends Error {
+  override name = "LogFileError";
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`cannot write the log file: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
 }
 
 export interface RotatingFile extends TextStream {
@@ -55,7 +69,7 @@ export function createRotatingFile(options: RotatingFileOptions): RotatingFile {
   }
 
   function open(): void {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectorySync(dirname(path));
     fd = openSync(path, "a");
     size = fstatSync(fd).size;
   }
@@ -76,8 +90,7 @@ export function createRotatingFile(options: RotatingFileOptions): RotatingFile {
   try {
     open();
   } catch (error) {
-    giveUp();
-    report(error);
+    throw new LogFileError(path, error);
   }
 
   return {

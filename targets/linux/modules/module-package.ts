@@ -7,11 +7,12 @@
 // where `url` may be relative to the manifest, and http, https and file URLs all work.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { access, constants, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, constants, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { ModuleConfig } from "../../../core/index.js";
+import { makeDirectorySync } from "../system/index.js";
 
 const run = promisify(execFile);
 const MARKER = ".svc-package.json";
@@ -118,7 +119,7 @@ export async function resolveModulePackage(module: ModuleConfig, options: Module
     throw new ModulePackageError(`${packageUrl.href}: sha256 is ${digest}, the manifest says ${artifact.sha256}; not installed`);
   }
   // Unpacked beside its final place and renamed in, so a half-unpacked package is never run.
-  await mkdir(moduleDir, { recursive: true });
+  makeDirectorySync(moduleDir);
   const staging = await mkdtemp(join(moduleDir, `.${version}-`));
   try {
     const archive = join(staging, ".package.tar.gz");

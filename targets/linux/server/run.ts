@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createModelRegistry, parseMachineConfig, type MachineConfig } from "../../../core/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
-import { createLinuxLogging } from "../logging/index.js";
+import { createLinuxLogging, LogFileError, type LinuxLogging } from "../logging/index.js";
 import { registerLinuxModels } from "./linux-models.js";
 import { dumpResources, formatNetworkChecks, runNetworkChecks, startCpuProfileFile, type CpuProfileFile } from "./diagnostics/index.js";
 import { serve, type RunningServer } from "./serve.js";
@@ -83,12 +83,19 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
     return 1;
   }
 
+  let logging: LinuxLogging;
+  try {
+    logging = createLinuxLogging({
+      logFile: typeof values["log-file"] === "string" ? values["log-file"] : undefined,
+      debug: values.debug === true,
+    });
+  } catch (e) {
+    if (!(e instanceof LogFileError)) throw e;
+    say(`-log-file ${e.path}: ${e.message}`);
+    return 1;
+  }
   const profile: CpuProfileFile | undefined =
     typeof values.cpuprofile === "string" ? await startCpuProfileFile(values.cpuprofile) : undefined;
-  const logging = createLinuxLogging({
-    logFile: typeof values["log-file"] === "string" ? values["log-file"] : undefined,
-    debug: values.debug === true,
-  });
   let server: RunningServer | undefined;
   const signals = handleShutdownSignals({
     async onShutdown(reason) {
@@ -120,7 +127,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
     logging.close();
     return 1;
   }
-  say(`serving ${server.url}`);
+  say(`serving ${server.listening}`);
   // The process now lives until a signal or the Shutdown call ends it through `signals`.
   return new Promise<number>(() => undefined);
 }

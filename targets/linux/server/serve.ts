@@ -16,7 +16,7 @@ import { createModuleSockets } from "../modules/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi } from "./robot/index.js";
 import { registerComponentServices } from "./rpc/index.js";
-import { createApiServer, type ApiServer, type HttpRoute } from "./transport/index.js";
+import { createApiServer, formatListeningOn, type ApiServer, type HttpRoute } from "./transport/index.js";
 import { screenUntrusted } from "./untrusted-screen.js";
 
 export interface ServeOptions {
@@ -38,7 +38,10 @@ export interface ServeOptions {
 }
 
 export interface RunningServer {
+  /** Where a client on this machine reaches it. */
   readonly url: string;
+  /** What it listens on: "http://0.0.0.0:8080 and http://[::]:8080 (every interface)". */
+  readonly listening: string;
   readonly machine: Machine;
   /** Resolves once the first configuration has been applied (or refused). */
   readonly firstLoad: Promise<unknown>;
@@ -119,7 +122,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     },
     { interceptors: [robot.interceptor] },
   );
-  log.info("serving", { url: server.url, tls: server.secure, auth: auth.enabled });
+  log.info("serving", { listening: server.listening.urls, tls: server.secure, auth: auth.enabled });
   const openWarning = unauthenticatedBindWarning(network.bind_address, startConfig.auth);
   if (openWarning) log.warn(openWarning);
 
@@ -157,6 +160,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   return {
     url: server.url,
+    listening: formatListeningOn(server.listening),
     machine,
     firstLoad,
     stop() {
@@ -178,15 +182,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 
 async function restartStatus(machine: Machine): Promise<RestartStatus> {
   const reconfiguring = machine.engine.status().reconfiguring;
-  const windowed = machine.current()?.config.maintenance !== undefined;
-  const decision = windowed ? await machine.engine.checkMaintenance() : undefined;
-  const maintenanceAllowed = decision?.allowed;
+  // The engine's own gate: without a maintenance window it allows maintenance.
+  const decision = await machine.engine.checkMaintenance();
   const reason = reconfiguring
     ? "a configuration is being applied"
-    : decision && !decision.allowed
+    : !decision.allowed
       ? `the maintenance window does not allow it: ${decision.reason}`
       : "";
-  return { restartAllowed: !reconfiguring && maintenanceAllowed !== false, reconfiguring, maintenanceAllowed, reason };
+  return { restartAllowed: !reconfiguring && decision.allowed, reconfiguring, maintenanceAllowed: decision.allowed, reason };
 }
 
 /** The port and its TLS files are read once; say so when an edit changes them (once per edit). */

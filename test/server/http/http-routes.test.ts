@@ -13,7 +13,7 @@ import { grpcTransport, readingsJson, sensorClient, sensorRoutes, tempReadings }
 const base = mkdtempSync(join(tmpdir(), "svc-http-"));
 const shared = join(base, "shared");
 let server: ApiServer;
-let status: RestartStatus = { restartAllowed: true, reconfiguring: false, reason: "" };
+let status: RestartStatus = { restartAllowed: true, reconfiguring: false, maintenanceAllowed: true, reason: "" };
 
 beforeAll(async () => {
   mkdirSync(join(shared, "app", "img"), { recursive: true });
@@ -56,10 +56,10 @@ function rawGet(path: string, method = "GET"): Promise<{ status: number; body: s
 
 describe("GET /restart_status", () => {
   it("answers what the provider says, with the reason fields", async () => {
-    status = { restartAllowed: true, reconfiguring: false, reason: "" };
+    status = { restartAllowed: true, reconfiguring: false, maintenanceAllowed: true, reason: "" };
     const allowed = await fetch(`${server.url}/restart_status`);
     expect(allowed.headers.get("content-type")).toBe("application/json");
-    expect(await allowed.json()).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: null, reason: "" });
+    expect(await allowed.json()).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: true, reason: "" });
 
     status = { restartAllowed: false, reconfiguring: true, maintenanceAllowed: true, reason: "a configuration is being applied" };
     expect(await (await fetch(`${server.url}/restart_status`)).json()).toEqual({

@@ -7,8 +7,8 @@ export interface RestartStatus {
   restartAllowed: boolean;
   /** True while a configuration is being applied. */
   reconfiguring: boolean;
-  /** What the maintenance sensor said last; undefined when no maintenance window is configured. */
-  maintenanceAllowed?: boolean;
+  /** What the maintenance window says now; true when none is configured (nothing holds maintenance back). */
+  maintenanceAllowed: boolean;
   /** Why a restart is not allowed now; "" when it is. */
   reason: string;
 }
@@ -22,7 +22,7 @@ export function restartStatusRoute(status: () => RestartStatus | Promise<Restart
       const body = JSON.stringify({
         restart_allowed: now.restartAllowed,
         reconfiguring: now.reconfiguring,
-        maintenance_allowed: now.maintenanceAllowed ?? null,
+        maintenance_allowed: now.maintenanceAllowed,
         reason: now.reason,
       });
       res.writeHead(200, {

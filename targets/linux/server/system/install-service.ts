@@ -2,9 +2,9 @@
 // to /usr/local/bin/svc-server, writes /etc/systemd/system/svc-server.service running it with
 // `-config /etc/svc.json`, then has systemd reload its units and enable and start the service.
 // Files go under a root prefix ("/" in production), so the install can be tested without root.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { CommandRunner } from "../../system/index.js";
+import { makeDirectorySync, type CommandRunner } from "../../system/index.js";
 import { SERVICE_NAME, serverUnitText } from "./systemd-unit.js";
 
 export interface InstallOptions {
@@ -52,7 +52,7 @@ export async function installServerService(options: InstallOptions): Promise<Ins
 
   step(`install ${executablePath}`, () => {
     if (sameFile(source, executablePath)) return;
-    mkdirSync(dirname(executablePath), { recursive: true });
+    makeDirectorySync(dirname(executablePath));
     // Copy beside, then rename: an executable that is running is replaced, not overwritten.
     const temporary = `${executablePath}.new-${process.pid}`;
     copyFileSync(source, temporary);
@@ -60,7 +60,7 @@ export async function installServerService(options: InstallOptions): Promise<Ins
     renameSync(temporary, executablePath);
   });
   step(`write ${unitPath}`, () => {
-    mkdirSync(dirname(unitPath), { recursive: true });
+    makeDirectorySync(dirname(unitPath));
     const temporary = `${unitPath}.new-${process.pid}`;
     writeFileSync(temporary, unitText, { mode: 0o644 });
     renameSync(temporary, unitPath);

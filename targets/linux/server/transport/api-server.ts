@@ -12,6 +12,7 @@ import { createCorsPolicy, type CorsOptions } from "./cors.js";
 import { createHttpRouteTable, type HttpRoute } from "./http-routes.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { createCleartextListener, createTlsListener, type TlsCredentials } from "./listeners.js";
+import { listeningOn, type ListeningOn } from "./listening-on.js";
 import { peerKey, type Peer } from "./peer.js";
 import { createUnknownRpcResponder } from "./unknown-rpc.js";
 
@@ -41,6 +42,8 @@ export interface ApiServer {
   readonly secure: boolean;
   /** Where a client on this machine reaches the server: "http://127.0.0.1:8080". */
   readonly url: string;
+  /** What it listens on, which for a wildcard address is not `url` (logs say this). */
+  readonly listening: ListeningOn;
   /**
    * Stops accepting, tells running calls to wrap up (their signal aborts), sends HTTP/2 sessions
    * GOAWAY, drops idle HTTP/1.1 connections, and resolves once every connection is gone and the
@@ -107,6 +110,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     port: address.port,
     secure,
     url: `${secure ? "https" : "http"}://${urlHost(address)}:${address.port}`,
+    listening: listeningOn(address, secure ? "https" : "http"),
     close() {
       closed ??= new Promise<void>((resolve) => {
         shutdown.abort();
@@ -143,6 +147,7 @@ function createPeerLookup(): (req: HttpRequest) => Peer {
   };
 }
 
+// A client on this machine reaches a wildcard address through loopback.
 function urlHost(address: AddressInfo): string {
   if (address.address === "0.0.0.0") return "127.0.0.1";
   if (address.address === "::") return "[::1]";
