@@ -33,6 +33,7 @@ const counter: ModuleModel<Sensor> = {
       name,
       async getReadings() {
         count += step;
+        logger.debug("counted", { count });
         const readings: Record<string, unknown> = { count };
         if (source) {
           const sensor = dependencies.get<Sensor>(source);

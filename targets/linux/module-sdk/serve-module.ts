@@ -1,6 +1,7 @@
 // Runs a module: reads what svc-server passed (socket path, log level), serves ModuleService and
 // the component APIs of the resources it builds on the socket, reaches their dependencies in
-// svc-server through the parent socket, and exits cleanly on SIGTERM or when svc-server is gone.
+// svc-server through the parent socket, follows the log level svc-server sends on its parent
+// pipe, and exits cleanly on SIGTERM or when svc-server is gone.
 import { createResourceLookup, errorMessage, type Resource, type ResourceName } from "../../../core/index.js";
 import { ModuleService } from "../../../proto/gen/module/v1/module_pb.js";
 import { createRemoteResource, createUnixSocketTransport, listenOnUnixSocket, type UnixSocketTransport } from "../remote/index.js";
@@ -86,7 +87,13 @@ export async function serveModule(options: ServeModuleOptions): Promise<RunningM
       if (options.exitOnClose !== false) process.exit(0);
     });
   };
-  const stopWatching = watchParent(args.parentFd, exitAfterClose);
+  const stopWatching = watchParent(args.parentFd, {
+    gone: exitAfterClose,
+    logLevel(level) {
+      logger.setLevel(level);
+      logger.debug("log level changed", { level });
+    },
+  });
   process.once("SIGTERM", () => exitAfterClose("SIGTERM"));
   process.once("SIGINT", () => exitAfterClose("SIGINT"));
   logger.debug("module serving", { socket: args.socketPath, models: options.models.map((m) => m.model) });

@@ -7,4 +7,6 @@ export type { ModuleSockets } from "./module-sockets.js";
 export { hostPlatform, resolveModulePackage, ModulePackageError } from "./module-package.js";
 export type { ModulePackageOptions, ModulePackage } from "./module-package.js";
 export { PARENT_PIPE_FD } from "./module-process.js";
+export { createParentChannel, parseParentChannelLine, FOLLOWS_LOG_LEVEL } from "./parent-channel.js";
+export type { ParentChannel, ParentChannelMessage } from "./parent-channel.js";
 export { createRestartBackoff, RESTART_INITIAL_MS, RESTART_MAX_MS, HEALTHY_RESET_MS } from "./restart-backoff.js";

@@ -1,8 +1,10 @@
 // The configured modules of a running machine. Around each configuration the graph applies:
-// before it, added modules start and changed ones (executable_path, env, log_level, package or
-// startup_timeout) are stopped and started again, and running modules validate the entries of
-// their models; after it, removed modules are stopped (their resources, if still configured,
-// wait with an error naming the module). Closing stops every module.
+// before it, added modules start and changed ones (executable_path, env, package or
+// startup_timeout) are stopped and started again, running modules are given their log level
+// under the new configuration (its `log_level`, `debug`, the `log` rules; one that cannot take
+// a level live is started again), and running modules validate the entries of their models;
+// after it, removed modules are stopped (their resources, if still configured, wait with an
+// error naming the module). Closing stops every module.
 import type { LogEngine, MachineConfig, ModelRegistry, ModuleConfig, ResourceConfig, ResourceStatus } from "../../../core/index.js";
 import type { ModulePackageOptions } from "./module-package.js";
 import type { ModuleSockets } from "./module-sockets.js";
@@ -40,7 +42,6 @@ function sameRun(a: ModuleConfig, b: ModuleConfig): boolean {
   return (
     a.type === b.type &&
     a.executable_path === b.executable_path &&
-    a.log_level === b.log_level &&
     a.module_id === b.module_id &&
     a.version === b.version &&
     a.startup_timeout_ms === b.startup_timeout_ms &&
@@ -74,9 +75,11 @@ export function createModuleManager(options: ModuleManagerOptions): ModuleManage
     async prepare(config) {
       if (closed) return;
       resources = [...config.components, ...config.services];
+      // The log engine already runs under `config`, so this is the level each module gets now.
       const changed = config.modules.filter((m) => {
         const running = supervisors.get(m.name);
-        return running !== undefined && !sameRun(running.config, m);
+        if (running === undefined) return false;
+        return !sameRun(running.config, m) || !running.followLogLevel(options.logEngine.moduleLogLevel(m.name));
       });
       await Promise.all(changed.map((m) => supervisors.get(m.name)!.stop()));
       for (const m of changed) supervisors.delete(m.name);

@@ -1,12 +1,15 @@
 // One run of a module's executable. It is started in its own process group (so stopping it
 // reaches whatever it started, and a terminal's Ctrl-C reaches only svc-server, which stops
-// modules in order), with its socket path and log level as arguments, and with a pipe on fd 3
-// that it never reads from: when svc-server dies, even by SIGKILL, the pipe closes and the
-// module (through the module SDK, or any code watching fd 3) knows to exit.
+// modules in order), with its socket path and log level as arguments, and with a pipe on fd 3:
+// when svc-server dies, even by SIGKILL, the pipe closes and the module (through the module SDK,
+// or any code watching fd 3) knows to exit. A module that says on that pipe that it follows level
+// changes is sent each new level there (see parent-channel.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
+import type { Duplex } from "node:stream";
 import type { LogLevel } from "../../../core/index.js";
 import { followModuleOutput, type ModuleLoggers, type ModuleOutput } from "./module-output.js";
+import { createParentChannel, FOLLOWS_LOG_LEVEL, type ParentChannel } from "./parent-channel.js";
 
 /** The file descriptor of the pipe that closes when svc-server is gone. */
 export const PARENT_PIPE_FD = 3;
@@ -34,6 +37,11 @@ export interface ModuleProcess {
   /** Resolves when the process has exited, for any reason. */
   readonly exited: Promise<ModuleExit>;
   hasExited(): boolean;
+  /**
+   * Sends the module a new level when it follows level changes, and says whether it does (or
+   * already logs at that level); one that does not keeps its start-up level until it runs again.
+   */
+  setLogLevel(level: LogLevel): boolean;
   /** Resolves once the module listens on its socket; rejects if it exits first or `timeoutMs` passes. */
   waitForSocket(timeoutMs: number): Promise<void>;
   /** SIGTERM to the process group, SIGKILL after `graceMs`; resolves with the exit. */
@@ -66,6 +74,15 @@ export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess
   });
   let output: ModuleOutput | undefined;
   if (child.stdout && child.stderr) output = followModuleOutput(child.stdout, child.stderr, options.loggers);
+  // The level the module logs at: the one it started with, then the last one it was sent.
+  let level = options.logLevel;
+  let followsLevel = false;
+  const pipe = child.stdio[PARENT_PIPE_FD] as Duplex | null | undefined;
+  const channel: ParentChannel | undefined = pipe
+    ? createParentChannel(pipe, (message) => {
+        if ("follows" in message && message.follows.includes(FOLLOWS_LOG_LEVEL)) followsLevel = true;
+      })
+    : undefined;
   let exit: ModuleExit | undefined;
   const exited = new Promise<ModuleExit>((resolve) => {
     const done = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -91,6 +108,13 @@ export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess
     pid: child.pid ?? -1,
     exited,
     hasExited: () => exit !== undefined,
+    setLogLevel(next) {
+      if (next === level) return true;
+      if (!followsLevel || !channel || exit) return false;
+      channel.send({ log_level: next });
+      level = next;
+      return true;
+    },
     async waitForSocket(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -6,6 +6,7 @@
 import {
   errorMessage,
   type LogEngine,
+  type LogLevel,
   type ModelRegistry,
   type ModuleConfig,
   type ResourceConfig,
@@ -53,6 +54,11 @@ export interface ModuleSupervisor {
   /** Asks the running module about entries of its models that it has not seen yet. */
   validate(resources: readonly ResourceConfig[]): Promise<void>;
   status(): ModuleStatus;
+  /**
+   * Gives the running module a new log level; false when it must be started again to take it
+   * (it does not follow level changes). A module between runs takes it when it starts.
+   */
+  followLogLevel(level: LogLevel): boolean;
   /** Unregisters its models, lets the graph remove their resources, then stops the process. */
   stop(): Promise<void>;
 }
@@ -234,6 +240,10 @@ export function superviseModule(options: ModuleSupervisorOptions): ModuleSupervi
       if (error !== undefined) status.error = error;
       if (proc && !proc.hasExited()) status.pid = proc.pid;
       return status;
+    },
+    followLogLevel(level) {
+      if (stopping || !proc || proc.hasExited()) return true;
+      return proc.setLogLevel(level);
     },
     async stop() {
       if (stopping) return running;
