@@ -1,16 +1,36 @@
 #!/bin/sh
-# Installs the Debian packages svc's tests and hardware backends use, once.
-# Idempotent: packages already present are skipped; without root it only says what is missing.
-# It runs as the package's preinstall, so libgpiod-dev is there before node-libgpiod compiles.
-# systemd: systemd-analyze verifies the unit --aix-install writes; openssl: TLS test certificates;
-# libgpiod-dev: the GPIO backend's addon; socat: serial tests over a pty pair; qemu-system-x86,
-# linux-image-amd64, busybox-static: the I2C tests against the kernel's i2c-stub in a small guest;
-# network-manager, dbus, iproute2, dnsmasq-base: the agent's network tests against a real
-# NetworkManager on a private bus in network namespaces; chromium: the provisioning portal in a
-# headless browser; bind9-dnsutils: dig queries the portal's DNS responder; unattended-upgrades:
-# the agent's apt settings read back by the real tool.
-PACKAGES="systemd openssl libgpiod-dev socat qemu-system-x86 linux-image-amd64 busybox-static
-  network-manager dbus iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades"
+# Installs the Debian packages svc needs, once: `runtime` for what svc-server needs to run (the
+# package's postinstall, before the native addons are built), `test` for what the test suite
+# drives besides (the test command). Idempotent: packages already present are skipped; without
+# root or apt-get it only says what is missing.
+#
+# runtime: libgpiod-dev, the GPIO backend's addon (node-libgpiod) builds against it.
+# test: systemd (systemd-analyze verifies the units svc writes); openssl (TLS test
+# certificates); socat (serial tests over a pty pair); qemu-system-x86, linux-image-amd64,
+# busybox-static (the I2C tests against the kernel's i2c-stub in a small guest); network-manager,
+# dbus, iproute2, dnsmasq-base (the agent's network tests against a real NetworkManager on a
+# private bus in network namespaces); chromium (pages in a headless browser); bind9-dnsutils (dig
+# queries the portal's DNS responder); unattended-upgrades (the agent's apt settings read back by
+# the real tool).
+#
+# NetworkManager is installed masked: the tests start their own daemons on private buses, and the
+# host's networking must never be taken over by a package the tests needed.
+set -u
+
+RUNTIME="libgpiod-dev"
+TEST="systemd openssl socat qemu-system-x86 linux-image-amd64 busybox-static network-manager dbus
+  iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades"
+# Units of the test packages that must never run on the host.
+MASKED_UNITS="NetworkManager.service NetworkManager-wait-online.service NetworkManager-dispatcher.service"
+
+case "${1:-}" in
+  runtime) PACKAGES="$RUNTIME" ;;
+  test) PACKAGES="$RUNTIME $TEST" ;;
+  list-runtime) echo $RUNTIME; exit 0 ;;
+  list-test) echo $TEST; exit 0 ;;
+  *) echo "usage: sh tools/system-deps.sh runtime|test|list-runtime|list-test" >&2; exit 2 ;;
+esac
+
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -20,6 +40,21 @@ if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "svc: these system packages are missing:$missing (install them as root with apt-get)" >&2
   exit 0
 fi
+
+# Masking a unit is a link to /dev/null in /etc/systemd/system; it holds whether or not systemd
+# runs, and it is done before the package arrives so its scripts cannot start it.
+case " $missing " in
+  *" network-manager "*)
+    mkdir -p /etc/systemd/system
+    for unit in $MASKED_UNITS; do
+      [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
+    done
+    ;;
+esac
+
 echo "svc: installing system packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if ! { apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null; }; then
+  echo "svc: apt-get could not install:$missing" >&2
+  exit 1
+fi

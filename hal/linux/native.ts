@@ -88,11 +88,12 @@ function moduleOf<T>(imported: unknown): T {
   return (m.default !== undefined && typeof m.default === "object" ? m.default : imported) as T;
 }
 
-// Literal specifiers, so bundles keep them as imports of the externals; i2c-bus ships no types.
+// Literal specifiers, so bundles keep them as imports of the externals; typed as plain strings so
+// neither the type check nor the build needs an optional addon to be installed.
 const importers: Record<Which, () => Promise<unknown>> = {
-  gpiod: () => import("node-libgpiod"),
+  gpiod: () => import("node-libgpiod" as string),
   i2c: () => import("i2c-bus" as string),
-  serial: () => import("serialport"),
+  serial: () => import("serialport" as string),
 };
 
 /** Loads the libraries asked for; a failure is recorded, never thrown. */

@@ -1,5 +1,5 @@
 // The MCU bundle must never reach Node: the build fails and names the import and its importer.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -16,6 +16,8 @@ async function bundleNeutral(source: string): Promise<string[]> {
     return [];
   } catch (e) {
     return (e as { errors: Array<{ text: string }> }).errors.map((x) => x.text);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

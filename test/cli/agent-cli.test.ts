@@ -1,8 +1,8 @@
 // svc-agent's command line and environment, driven as a real process.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { distLinux, runCli } from "../helpers/run-cli.js";
 
@@ -16,6 +16,7 @@ function runAgentBriefly(args: string[], env: Record<string, string> = {}): stri
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/root",
+      TMPDIR: dir,
       SVC_AGENT_ROOT: join(dir, "root"),
       SVC_AGENT_RELEASE_INDEX: `file://${join(dir, "no-index.json")}`,
       ...env,
@@ -30,6 +31,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "svc-agent-cli-"));
   missing = join(dir, "absent.json");
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("svc-agent options", () => {
   it("--help and -h list every option and variable", () => {

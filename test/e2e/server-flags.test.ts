@@ -1,14 +1,15 @@
 // The diagnostic and policy options, through the real svc-server process.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
 import { logLines } from "../helpers/log-lines.js";
 import { startSvcServer } from "../helpers/svc-server-process.js";
 
 const sensor = { name: "temp", api: "rdk:component:sensor", model: "fake" };
 const dir = mkdtempSync(join(tmpdir(), "svc-flags-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("svc-server options, end to end", () => {
   it("-shareddir serves static files on the API port, and nothing outside the folder", async () => {

@@ -14,10 +14,6 @@ const QEMU = "qemu-system-x86_64";
 /** The modules the initramfs loads to reach the host's root over virtio 9p. */
 const NINEP_MODULES = ["virtio_pci", "9pnet_virtio", "9p"];
 
-export class GuestUnavailable extends Error {
-  override name = "GuestUnavailable";
-}
-
 export interface GuestKernel {
   image: string;
   modules: string;
@@ -181,12 +177,12 @@ function boot(kernel: GuestKernel, initrd: string, options: GuestOptions): Promi
     }, options.timeoutMs);
     qemu.on("error", (error) => {
       clearTimeout(timer);
-      reject(new GuestUnavailable(`${QEMU} cannot start: ${error.message}`));
+      reject(new Error(`${QEMU} cannot start: ${error.message}`));
     });
     qemu.on("exit", (code) => {
       clearTimeout(timer);
       if (!out.includes("SVC-GUEST-UP") && out.trim() === "" && code !== 0) {
-        reject(new GuestUnavailable(`${QEMU} exited with ${code} before the guest started: ${err.trim()}`));
+        reject(new Error(`${QEMU} exited with ${code} before the guest started: ${err.trim()}`));
         return;
       }
       const results = out

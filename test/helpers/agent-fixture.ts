@@ -92,7 +92,7 @@ export interface AgentProcess {
 export function startAgentProcess(executable: string, args: string[], env: Record<string, string>): AgentProcess {
   const child = spawn(executable, ["--dev-mode", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: tmpdir(), ...env },
   });
   let out = "";
   child.stdout!.on("data", (chunk) => (out += chunk));

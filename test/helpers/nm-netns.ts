@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Message, sessionBus } from "dbus-next";
 import { eventually } from "./eventually.js";
+import { requireNetworkNamespaces, requireTools } from "./system-tools.js";
 
 export type InternetMode = "full" | "limited" | "portal";
 
@@ -49,23 +50,10 @@ export interface NmNetns {
 const CHECK_ADDRESS = "192.0.2.80";
 const CHECK_TEXT = "NetworkManager is online";
 
-/** Why these tests cannot run here, or undefined when they can. */
-export function nmNetnsSkipReason(): string | undefined {
-  if (process.platform !== "linux") return "needs Linux network namespaces";
-  if (typeof process.getuid === "function" && process.getuid() !== 0) return "needs root to create network namespaces";
-  for (const program of ["NetworkManager", "dbus-daemon", "ip"]) {
-    if (!onPath(program)) return `\`${program}\` is not installed`;
-  }
-  return undefined;
-}
-
-export function dnsmasqMissing(): boolean {
-  return !onPath("dnsmasq");
-}
-
-function onPath(program: string): boolean {
-  const dirs = (process.env.PATH ?? "").split(":").concat(["/usr/sbin", "/sbin"]);
-  return dirs.some((dir) => dir !== "" && existsSync(join(dir, program)));
+/** Throws, saying what to install, unless a real NetworkManager can run in namespaces here. */
+function requireNmNetns(options: NmNetnsOptions = {}): void {
+  requireNetworkNamespaces();
+  requireTools("NetworkManager", "dbus-daemon", "ip", ...(options.dhcp ? (["dnsmasq"] as const) : []));
 }
 
 function run(command: string, args: string[]): string {
@@ -145,6 +133,7 @@ async function waitForNetworkManager(busAddress: string, nm: ChildProcess, log: 
 }
 
 export async function startNmNetns(options: NmNetnsOptions = {}): Promise<NmNetns> {
+  requireNmNetns(options);
   const links = options.links ?? 1;
   const name = freeName();
   const peer = `${name}-p`;

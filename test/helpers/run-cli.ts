@@ -1,5 +1,6 @@
 // Runs a built svc executable (dist/linux/*.mjs) as a real process and collects what it printed.
 import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const distLinux = join(import.meta.dirname, "..", "..", "dist", "linux");
@@ -18,7 +19,7 @@ export function runCli(
   const run = spawnSync(process.execPath, [join(distLinux, `${program}.mjs`), ...args], {
     encoding: "utf8",
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: tmpdir(), ...options.env },
     timeout: 30_000,
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };

@@ -36,14 +36,15 @@ export async function startSvcServer(config: Record<string, unknown>, options: S
   writeFileSync(configFile, JSON.stringify({ ...config, network }));
   const child = spawn(process.execPath, [join(distLinux, "svc-server.mjs"), "-config", configFile, ...(options.args ?? [])], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...options.env },
+    // Its own temporary folder, so whatever the server makes there (module sockets) goes with it.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: dir, ...options.env },
   });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  // The folder holds only the configuration file; it goes with the process.
+  // The folder holds the configuration file and the server's temporary files; it goes with the process.
   void exited.then(() => rmSync(dir, { recursive: true, force: true }));
 
   const url = await new Promise<string>((resolve, reject) => {

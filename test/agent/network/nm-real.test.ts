@@ -8,10 +8,7 @@ import { createNodeClock } from "../../../targets/linux/logging/index.js";
 import { createNetworkManagerBackend } from "../../../targets/linux/agent/network/nm/index.js";
 import type { NetworkBackend, NetworkEvent } from "../../../targets/linux/agent/network/network-backend.js";
 import { eventually } from "../../helpers/eventually.js";
-import { dnsmasqMissing, nmNetnsSkipReason, startNmNetns, type NmNetns, type NmNetnsOptions } from "../../helpers/nm-netns.js";
-
-const skipReason = nmNetnsSkipReason();
-if (skipReason) console.warn(`real NetworkManager tests skipped: ${skipReason}`);
+import { startNmNetns, type NmNetns, type NmNetnsOptions } from "../../helpers/nm-netns.js";
 
 const NM = "org.freedesktop.NetworkManager";
 const NO_POWER_SAVE_CHOICE = { wifiPowerSave: null };
@@ -30,7 +27,7 @@ interface World {
   bus: MessageBus;
 }
 
-describe.skipIf(skipReason !== undefined)("NetworkManager backend on the real NetworkManager", () => {
+describe("NetworkManager backend on the real NetworkManager", () => {
   const worlds: World[] = [];
 
   async function world(options: NmNetnsOptions = {}): Promise<World> {
@@ -296,7 +293,7 @@ describe.skipIf(skipReason !== undefined)("NetworkManager backend on the real Ne
     expect(result).toEqual({ ok: false, reason: "eth0 has no carrier (link down or cable unplugged)" });
   });
 
-  test.skipIf(dnsmasqMissing())("a wired profile on DHCP gets its address from the network", async () => {
+  test("a wired profile on DHCP gets its address from the network", async () => {
     const { netns, backend } = await world({ dhcp: true });
     const networks = parsedNetworks({ dynamic: { type: "wired", interface: "eth0" } });
     await backend.applyProfile({ label: "dynamic", network: networks.dynamic! }, NO_POWER_SAVE_CHOICE);

@@ -62,7 +62,7 @@ export async function startSimNetworkManager(options: StartSimOptions = {}): Pro
   const bus = await startPrivateSystemBus(dir);
   const child = fork(bundle, [], {
     stdio: ["ignore", "ignore", "pipe", "ipc"],
-    env: { PATH: process.env.PATH ?? "", SVC_SIM_NM_BUS: bus.address, SVC_SIM_NM_WORLD: JSON.stringify(world) },
+    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), SVC_SIM_NM_BUS: bus.address, SVC_SIM_NM_WORLD: JSON.stringify(world) },
   });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireTools } from "../../helpers/system-tools.js";
 import { GetReadingsRequestSchema } from "../../../proto/gen/common/v1/common_pb.js";
 import { createApiServer, peerKey, type ApiServer, type Peer } from "../../../targets/linux/server/transport/index.js";
 import {
@@ -21,7 +22,6 @@ import {
   tempReadings,
 } from "./sensor-fixture.js";
 
-const openssl = spawnSync("openssl", ["version"]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), "svc-transport-tls-"));
 const certFile = join(dir, "cert.pem");
 const keyFile = join(dir, "key.pem");
@@ -29,7 +29,7 @@ let server: ApiServer | undefined;
 const peers: Peer[] = [];
 
 beforeAll(async () => {
-  if (!openssl) return;
+  requireTools("openssl");
   const made = spawnSync("openssl", [
     "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
     "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=localhost",
@@ -48,7 +48,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!openssl)("TLS (needs the openssl command to make a certificate)", () => {
+describe("TLS (the openssl command makes the certificate)", () => {
   it("serves gRPC over HTTP/2 and gRPC-web over HTTP/1.1 on one https port", async () => {
     const ca = readFileSync(certFile);
     expect(server!.url).toBe(`https://127.0.0.1:${server!.port}`);
@@ -90,7 +90,7 @@ describe("TLS files", () => {
     await expect(attempt).rejects.toThrow(`tls_cert_file ${JSON.stringify(join(dir, "absent.pem"))}: no such file`);
   });
 
-  it.skipIf(!openssl)("a key that is not a key is refused with a clear error", async () => {
+  it("a key that is not a key is refused with a clear error", async () => {
     const attempt = createApiServer({
       bindAddress: "127.0.0.1:0",
       routes: sensorRoutes,
