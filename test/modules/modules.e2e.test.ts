@@ -138,4 +138,25 @@ describe("modules in a running machine", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("runs a module written as a plain .mjs file, with neither a shebang nor the exec bit, on its own Node.js", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-plain-module-"));
+    try {
+      const plain = join(dir, "counter.mjs");
+      writeFileSync(plain, readFileSync(exampleCounter, "utf8").replace(/^#!.*\n/, ""), { mode: 0o644 });
+      server = await startSvcServer({
+        modules: [{ type: "local", name: "counter", executable_path: plain }],
+        components: [sensor("c1", "acme:demo:counter")],
+      });
+      await eventually(() => stateOf(server!, `${SENSOR}/c1`, "READY"), "the plain module's sensor");
+      robot = await dialSdk(server.sdkHost);
+      expect(await new VIAM.SensorClient(robot, "c1").getReadings()).toEqual({ count: 1 });
+      expect(server.stderr() + server.stdout()).not.toContain("EACCES");
+    } finally {
+      await robot?.disconnect();
+      robot = undefined;
+      await server?.stop();
+      server = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

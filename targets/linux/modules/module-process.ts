@@ -59,8 +59,16 @@ export function describeExit(exit: ModuleExit): string {
   return `${how}${last}`;
 }
 
+/** A module written in JavaScript runs on svc-server's own Node.js: no shebang or exec bit needed. */
+const SCRIPT = /\.(mjs|cjs|js)$/;
+
+function commandOf(executable: string, args: string[]): [string, string[]] {
+  return SCRIPT.test(executable) ? [process.execPath, [executable, ...args]] : [executable, args];
+}
+
 export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess {
-  const child: ChildProcess = spawn(options.executable, [options.socketPath, `--log-level=${options.logLevel}`], {
+  const [command, args] = commandOf(options.executable, [options.socketPath, `--log-level=${options.logLevel}`]);
+  const child: ChildProcess = spawn(command, args, {
     cwd: options.root,
     env: {
       ...process.env,
