@@ -10,7 +10,8 @@
 # Environment:
 #   SVC_PACKAGE_URL   where index.json and the artifacts are (default https://packages.svc.dev)
 #   SVC_PART_ID, SVC_API_KEY_ID, SVC_API_KEY   the machine's cloud credentials (all three, or none)
-#   SVC_ROOT          install under this directory instead of / (for tests; root is then not needed)
+#   SVC_ROOT          install under this directory instead of / (for tests; root is then not needed,
+#                     and svc-agent --install writes its files there but runs no systemctl)
 set -eu
 
 say() { echo "svc install: $*" >&2; }

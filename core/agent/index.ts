@@ -11,6 +11,8 @@ export type { Channel, ClassifiedVersionSpec } from "./version-spec.js";
 export { resolveUrlReference } from "./resolve-url.js";
 export { parseReleaseIndex, resolveRelease, RELEASE_PRODUCTS } from "./release-index.js";
 export type { ReleaseArtifact, ReleaseIndex, ReleaseProduct, ReleaseResolution, ProductReleases, ParsedReleaseIndex } from "./release-index.js";
+export { downloadHeldBack, nextDownloadFailure } from "./download-retry.js";
+export type { DownloadFailureRecord, DownloadRetryRules } from "./download-retry.js";
 export { runReleaseScenario } from "./release-scenario.js";
 export type { ReleaseScenarioInput, ReleaseScenarioOutput } from "./release-scenario.js";
 export { initialProvisioningState, provisioningStep, provisioningDeadline, countsAsOnline } from "./provisioning.js";

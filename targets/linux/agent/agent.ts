@@ -8,7 +8,7 @@ import type { AgentConfig, Logger } from "../../../core/index.js";
 import type { CommandRunner } from "../system/index.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { startAgentNetwork, type AgentNetwork } from "./network/agent-network.js";
-import { createVersionStore, currentPlatform } from "./releases/index.js";
+import { createDownloadFailures, createVersionStore, currentPlatform } from "./releases/index.js";
 import { stopOrphanServer } from "./server/orphan-server.js";
 import { serverEndpointOf } from "./server/server-endpoint.js";
 import { createServerSupervisor } from "./server/server-supervisor.js";
@@ -29,6 +29,8 @@ export const MAINTENANCE_POLL_MS = 10_000;
 export const PROBATION_MINUTES = 5;
 /** Exits within the probation that roll a new server version back. */
 export const PROBATION_MAX_CRASHES = 3;
+/** An artifact that did not match its index entry is downloaded again after this long, doubling up to the cap (scaled). */
+export const DOWNLOAD_RETRY_MINUTES = { initial: 5, max: 24 * 60 };
 
 export interface AgentOptions {
   paths: AgentPaths;
@@ -58,6 +60,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const platform = currentPlatform();
   const servers = createVersionStore(paths, "svc-server");
   const agents = createVersionStore(paths, "agent");
+  const downloadRetry = {
+    now: Date.now,
+    backoff: { initialMs: timeScale.minutes(DOWNLOAD_RETRY_MINUTES.initial), maxMs: timeScale.minutes(DOWNLOAD_RETRY_MINUTES.max) },
+  };
+  const downloadFailures = {
+    "svc-server": createDownloadFailures(paths, "svc-server", downloadRetry),
+    agent: createDownloadFailures(paths, "agent", downloadRetry),
+  };
   const load = (): AgentSettings =>
     loadAgentSettings({ configFile: options.configFile, defaultsFile: options.defaultsFile, flagLayer: options.flagLayer, env: options.env, paths, logger: log });
   let settings = load();
@@ -103,7 +113,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let finish: (how: "stop" | "restart") => void = () => {};
   const finished = new Promise<"stop" | "restart">((resolve) => (finish = resolve));
   let stopping = false;
-  let checking: Promise<void> | undefined;
+  let checking: Promise<boolean> | undefined;
 
   async function runCheck(): Promise<boolean> {
     const result = await checkForUpdates({
@@ -113,6 +123,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       servers,
       agents,
       downloadDir: paths.downloadDir,
+      downloadFailures,
       logger: log.child("update"),
       pendingServer: serverUpdates.pending(),
     });
@@ -124,11 +135,15 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     }
     return result.reachedIndex;
   }
-  // One check at a time; a request during a check is served by that check's end.
-  const check = (): Promise<void> => {
+  // One check at a time, whoever asks (the timer, a reload, the wait before the first start); a
+  // request during a check is served by that check's end. It never fails: the next one retries.
+  // Resolves whether the release index could be read.
+  const check = (): Promise<boolean> => {
     checking ??= runCheck()
-      .then(() => undefined)
-      .catch((error: Error) => log.error(`update check failed: ${error.message}`))
+      .catch((error: Error) => {
+        log.error(`update check failed: ${error.message}`);
+        return false;
+      })
       .finally(() => (checking = undefined));
     return checking;
   };
@@ -176,7 +191,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let network: AgentNetwork | undefined;
   const watchMs = Math.max(20, timeScale.ms(1_000));
   watchFile(options.configFile, { interval: watchMs }, (now, before) => {
-    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void reload();
+    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) {
+      reload().catch((error: Error) => log.error(`applying the changed configuration failed: ${error.message}`));
+    }
   });
   await applySystem(settings.agent).catch((error: Error) => log.error(`system configuration: ${error.message}`));
   network = await startAgentNetwork({
@@ -198,7 +215,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     // still runs the version it has once the start timeout has passed.
     const giveUpAt = Date.now() + timeScale.minutes(advanced().viam_server_start_timeout_minutes);
     for (;;) {
-      const reached = await runCheck().catch(() => false);
+      const reached = await check();
       if (reached || stopping || Date.now() >= giveUpAt) break;
       await new Promise((resolve) => setTimeout(resolve, timeScale.ms(5_000)));
     }

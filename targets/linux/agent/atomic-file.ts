@@ -1,12 +1,32 @@
 // Writing the agent's files so that readers, and an agent killed half-way, only ever see the old
 // content or the new: a temporary file beside the target, flushed to disk, renamed over it, and
-// the folder flushed. One place for it: state, caches, system files and credentials all use it.
+// the folder flushed. One place for it: state, caches, system files and credentials all use it,
+// and so do the version store's folders and links, through the same temporary names.
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 
+/** What marks a name as work in progress: `<name>.tmp-<pid>-<n>`. */
+export const TEMPORARY_MARK = ".tmp-";
+const OWNER = /\.tmp-(\d+)(?:-\d+)?$/;
+// Two pieces of work of one process on the same path (two writes, two link swaps) must not share
+// a temporary name: the PID names the process, the count the piece of work.
+let made = 0;
+
+/** A temporary name beside `path`, unique within this process and among live processes. */
+export function temporaryPath(path: string): string {
+  made += 1;
+  return `${path}${TEMPORARY_MARK}${process.pid}-${made}`;
+}
+
+/** The PID of the process that made a temporary name, or undefined for a name that is not one. */
+export function temporaryOwner(name: string): number | undefined {
+  const match = OWNER.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
 export function writeFileAtomicSync(path: string, text: string, mode = 0o644): void {
-  const temporary = `${path}.tmp-${process.pid}`;
+  const temporary = temporaryPath(path);
   try {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(temporary, "w", mode);
@@ -27,7 +47,7 @@ export function writeFileAtomicSync(path: string, text: string, mode = 0o644): v
 
 export async function writeFileAtomic(path: string, text: string, mode = 0o644): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp-${process.pid}`;
+  const temporary = temporaryPath(path);
   try {
     const handle = await open(temporary, "w", mode);
     try {

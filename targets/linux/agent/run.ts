@@ -6,13 +6,12 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createNodeClock } from "../logging/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
-import { createCommandRunner, type CommandRunner } from "../system/index.js";
 import { SVC_VERSION } from "../version.js";
 import { startAgent } from "./agent.js";
 import { createAgentLogging } from "./agent-logging.js";
 import { agentPaths } from "./agent-paths.js";
 import { acquireAgentLock, AgentLockError } from "./lock-file.js";
-import { installAgentService } from "./system/index.js";
+import { createSystemCommandRunner, installAgentService, notRunMessage } from "./system/index.js";
 import { timeScaleFromEnv } from "./time-scale.js";
 
 export async function runAgent(flags: ParsedFlags, env: Record<string, string | undefined>): Promise<number> {
@@ -21,9 +20,18 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
   const paths = agentPaths(env.SVC_AGENT_ROOT || "/");
 
   if (values.install) {
+    const notRun: string[] = [];
+    const run = createSystemCommandRunner({
+      root: paths.root,
+      notRun: (typed) => {
+        notRun.push(typed);
+        say(notRunMessage(paths.root, typed));
+      },
+    });
     try {
-      const result = await installAgentService({ run: createCommandRunner(), root: paths.root });
-      say(`installed ${result.unitPath}; ran ${result.commands.join(", ")}; logs: journalctl -u svc-agent`);
+      const result = await installAgentService({ run, root: paths.root });
+      const ran = result.commands.filter((typed) => !notRun.includes(typed));
+      say(`installed ${result.unitPath}${ran.length ? `; ran ${ran.join(", ")}` : ""}; logs: journalctl -u svc-agent`);
       return 0;
     } catch (error) {
       say(`--install: ${(error as Error).message}`);
@@ -72,7 +80,7 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
       logger: log,
       systemLogSink: logging.queue,
       setDebug: (debug) => logging.setDebug(debug || values.debug === true),
-      run: paths.root === "/" ? createCommandRunner() : refuseUnderRoot(paths.root),
+      run: createSystemCommandRunner({ root: paths.root, notRun: (typed) => log.info(notRunMessage(paths.root, typed)) }),
       version: SVC_VERSION,
     });
   } catch (error) {
@@ -92,12 +100,6 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
   lock.release();
   if (how === "restart" && !env.INVOCATION_ID) restartInto(paths.currentExecutable("agent"));
   return 0;
-}
-
-// Under a root prefix (tests, a staged image) the files are the prefix's, but systemctl, apt-get
-// and reboot would act on the machine running the agent: they are not run, and the caller says so.
-function refuseUnderRoot(root: string): CommandRunner {
-  return async (command, args) => ({ code: null, stdout: "", stderr: `not run under the root prefix ${root}: ${[command, ...args].join(" ")}` });
 }
 
 // Outside systemd nobody restarts the agent: start the new version, detached, with the same

@@ -1,6 +1,7 @@
 // SVC_AGENT_TIME_SCALE: one factor applied to every duration the agent waits for (start timeout,
-// update-check interval, rollback window, offline and hotspot delays, restart backoff). 1 on a
-// device; tests set e.g. 0.001 so "10 minutes" passes in 600 ms instead of sleeping minutes.
+// update-check interval, rollback window, offline and hotspot delays, restart and download
+// backoff). 1 on a device; tests set e.g. 0.001 so "10 minutes" passes in 600 ms instead of
+// sleeping minutes.
 export interface TimeScale {
   readonly factor: number;
   /** Scaled milliseconds for a duration given in minutes. */

@@ -200,6 +200,10 @@ describe("svc-agent with a release server", () => {
     await until("3.0.1 marked bad", () => badMarks()["3.0.1"]);
     expect(badMarks()["3.0.1"]!.reason).toContain("did not serve within the start timeout");
     await until("svc-server 2.0.0 serving again", serving("2.0.0"));
+    // Killed once at its start timeout, and the rollback came before any new start: 3.0.1 started
+    // once, then 2.0.0 once.
+    const starts = [...agent!.output().matchAll(/starting svc-server \S*\/versions\/([^/]+)\/svc-server /g)].map((match) => match[1]);
+    expect(starts.slice(starts.indexOf("3.0.1"))).toEqual(["3.0.1", "2.0.0"]);
   }, 90_000);
 
   it("never installs an artifact whose checksum is wrong or which is cut short", async () => {

@@ -104,16 +104,71 @@ describe("the version store", () => {
 
   it("cleans up old versions, never current or previous, and leftovers of interrupted work", async () => {
     const { paths, store } = freshStore();
-    for (const v of ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0"]) await store.install(v, artifact);
+    for (const v of ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0"]) await store.install(v, artifact);
     await store.activate("1.0.0");
     await store.activate("1.1.0");
     const versions = join(paths.productDir("svc-server"), "versions");
-    mkdirSync(join(versions, "1.5.0.tmp-999999999"));
+    mkdirSync(join(versions, "1.6.0.tmp-999999999"));
+    mkdirSync(join(versions, "1.6.1.tmp-999999999-4"));
     const removed = await store.cleanup(3);
-    expect(removed.sort()).toEqual(["1.2.0", "1.3.0", "1.5.0.tmp-999999999"]);
-    expect(await store.installed()).toEqual(["1.0.0", "1.1.0", "1.4.0"]);
-    expect(readdirSync(versions).sort()).toEqual(["1.0.0", "1.1.0", "1.4.0"]);
+    expect(removed.sort()).toEqual(["1.2.0", "1.6.0.tmp-999999999", "1.6.1.tmp-999999999-4"]);
+    expect(await store.installed()).toEqual(["1.0.0", "1.1.0", "1.3.0", "1.4.0", "1.5.0"]);
+    expect(readdirSync(versions).sort()).toEqual(["1.0.0", "1.1.0", "1.3.0", "1.4.0", "1.5.0"]);
     expect(runVersion(paths.currentExecutable("svc-server"))).toBe("svc-server 1.1.0");
+  });
+
+  it("keeps current, previous and the three newest good versions, dropping bad ones first", async () => {
+    const { store } = freshStore();
+    for (const v of ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0"]) await store.install(v, artifact);
+    await store.activate("1.0.0");
+    await store.activate("1.1.0");
+    await store.markBad("1.6.0", "never served");
+    await store.markBad("1.3.0", "stopped 3 times");
+    expect((await store.cleanup(3)).sort()).toEqual(["1.3.0", "1.6.0"]);
+    expect(await store.installed()).toEqual(["1.0.0", "1.1.0", "1.2.0", "1.4.0", "1.5.0"]);
+    // A version waiting to be activated stays even when it is not among the newest.
+    for (const v of ["1.7.0", "1.8.0"]) await store.install(v, artifact);
+    expect(await store.cleanup(3, ["1.2.0"])).toEqual(["1.4.0"]);
+    expect(await store.installed()).toEqual(["1.0.0", "1.1.0", "1.2.0", "1.5.0", "1.7.0", "1.8.0"]);
+  });
+
+  it("after a rollback, previous is the newest good version other than current, so good versions outlive bad ones", async () => {
+    const { paths, store } = freshStore();
+    for (const v of ["1.0.0", "1.1.0"]) {
+      await store.install(v, artifact);
+      await store.activate(v);
+    }
+    // Two bad releases in a row, each rolled back the way the agent does it: marked bad, then back.
+    for (const bad of ["1.2.0", "1.3.0"]) {
+      await store.install(bad, artifact);
+      await store.activate(bad);
+      await store.markBad(bad, "never served");
+      expect(await store.rollback()).toBe("1.1.0");
+      expect(await store.previous()).toBe("1.0.0");
+    }
+    expect(runVersion(paths.currentExecutable("svc-server"))).toBe("svc-server 1.1.0");
+    await store.install("1.4.0", artifact);
+    expect((await store.cleanup(3, ["1.4.0"])).sort()).toEqual(["1.2.0", "1.3.0"]);
+    expect(await store.installed()).toEqual(["1.0.0", "1.1.0", "1.4.0"]);
+    // The next bad release still has somewhere to go back to, twice over.
+    await store.activate("1.4.0");
+    await store.markBad("1.4.0", "never served");
+    expect(await store.rollback()).toBe("1.1.0");
+    expect(await store.previous()).toBe("1.0.0");
+  });
+
+  it("runs two activations asked for at once one after the other", async () => {
+    const { paths, store } = freshStore();
+    for (const v of ["1.0.0", "1.1.0", "1.2.0"]) await store.install(v, artifact);
+    await store.activate("1.0.0");
+    await Promise.all([store.activate("1.1.0"), store.activate("1.2.0")]);
+    expect(await store.current()).toBe("1.2.0");
+    expect(await store.previous()).toBe("1.1.0");
+    expect(readdirSync(paths.productDir("svc-server")).sort()).toEqual(["current", "previous", "versions"]);
+    // And a rollback asked for in the middle of an activation waits for it.
+    await Promise.all([store.activate("1.0.0"), store.rollback()]);
+    expect(await store.current()).toBe("1.2.0");
+    expect(runVersion(paths.currentExecutable("svc-server"))).toBe("svc-server 1.2.0");
   });
 
   it("installs an artifact that names its version itself", async () => {

@@ -49,7 +49,7 @@ async function setUp(executable: () => string | undefined, options: { startTimeo
     pollMs: 20,
     output: { stdout: new PassThrough().resume(), stderr: new PassThrough().resume() },
   });
-  supervisor.onEvent((event) => events.push(event));
+  supervisor.onEvent((event) => void events.push(event));
   return { port, events, sink, statusUrl: `http://127.0.0.1:${port}/restart_status` };
 }
 

@@ -204,11 +204,11 @@ export async function downloadArtifact(options: DownloadOptions): Promise<Downlo
   const actual = hash.digest("hex");
   if (options.size !== undefined && bytes !== options.size) {
     await rm(partial, { force: true });
-    throw new ReleaseError(`download ${url}: got ${bytes} bytes where ${options.size} were expected; the download was deleted`);
+    throw new ReleaseError(`download ${url}: got ${bytes} bytes where ${options.size} were expected; the download was deleted`, { kind: "mismatch" });
   }
   if (expected !== undefined && actual !== expected) {
     await rm(partial, { force: true });
-    throw new ReleaseError(`download ${url}: its sha256 is ${actual}, expected ${expected}; the download was deleted`);
+    throw new ReleaseError(`download ${url}: its sha256 is ${actual}, expected ${expected}; the download was deleted`, { kind: "mismatch" });
   }
   const file = finalName(actual);
   await rename(partial, file);

@@ -1,13 +1,15 @@
 // One update step, everything but the switch: resolve what the version spec asks for, and unless
 // that is already what runs or already installed, download it, verify it (and for a URL artifact
 // have it identify itself) and install it beside the current version. Activation, and when it may
-// happen, are the caller's decision.
+// happen, are the caller's decision. An index entry whose artifact did not match it is not
+// downloaded again until its backoff has passed (see download-failures.ts).
 import { rm } from "node:fs/promises";
 import { resolveRelease, type Logger, type ReleaseIndex } from "../../../../core/index.js";
 import type { Product } from "../agent-paths.js";
-import { downloadArtifact, type DownloadOptions } from "./download.js";
+import { downloadArtifact, type DownloadedArtifact, type DownloadOptions } from "./download.js";
+import type { DownloadFailures } from "./download-failures.js";
 import { identifyExecutable } from "./identify.js";
-import { reasonOf } from "./release-error.js";
+import { ReleaseError, reasonOf } from "./release-error.js";
 import type { VersionStore } from "./version-store.js";
 
 export interface PrepareUpdateOptions {
@@ -25,6 +27,8 @@ export interface PrepareUpdateOptions {
   /** Download tuning (progress, attempts, timeouts). */
   download?: Pick<DownloadOptions, "progress" | "terminal" | "attempts" | "retryDelayMs" | "stallTimeoutMs">;
   identifyTimeoutMs?: number;
+  /** Entries whose artifact did not match them, and when they may be tried again. */
+  failures?: DownloadFailures;
 }
 
 export type PreparedUpdate =
@@ -32,6 +36,8 @@ export type PreparedUpdate =
   | { kind: "ready"; version: string; versionDir: string }
   /** Nothing to do; `reason` says why when it is not simply "already current" (a bad mark). */
   | { kind: "upToDate"; version: string | undefined; reason?: string }
+  /** `version`'s artifact did not match its entry before; it is not downloaded again yet (already reported). */
+  | { kind: "deferred"; version: string; reason: string }
   | { kind: "error"; error: string };
 
 export async function prepareUpdate(options: PrepareUpdateOptions): Promise<PreparedUpdate> {
@@ -54,18 +60,30 @@ export async function prepareUpdate(options: PrepareUpdateOptions): Promise<Prep
     if (bad.has(version)) return { kind: "upToDate", version: current, reason: `${product} ${version} is marked bad` };
     if ((await store.installed()).includes(version)) return { kind: "ready", version, versionDir: store.versionDir(version) };
 
+    const sha256 = resolved.artifact.sha256;
+    const held = sha256 === undefined ? undefined : await options.failures?.holding(version, sha256);
+    if (held) return { kind: "deferred", version, reason: `${held.reason}; not downloaded again before ${held.retryAt.toISOString()}` };
+
     logger.info(`downloading ${product} ${version}`, { url: resolved.artifact.url });
-    const downloaded = await downloadArtifact({
-      ...options.download,
-      url: resolved.artifact.url,
-      sha256: resolved.artifact.sha256,
-      size: resolved.artifact.size,
-      cacheDir: options.downloadDir,
-      logger,
-    });
+    let downloaded: DownloadedArtifact;
+    try {
+      downloaded = await downloadArtifact({
+        ...options.download,
+        url: resolved.artifact.url,
+        sha256,
+        size: resolved.artifact.size,
+        cacheDir: options.downloadDir,
+        logger,
+      });
+    } catch (e) {
+      if (!(e instanceof ReleaseError && e.kind === "mismatch" && sha256 !== undefined && options.failures)) throw e;
+      const retryAt = await options.failures.failed(version, sha256, e.message);
+      return { kind: "error", error: `${e.message}; not downloaded again before ${retryAt.toISOString()} unless the release index changes it` };
+    }
     try {
       if (!resolved.fromUrl) {
         const versionDir = await store.install(version, downloaded.file);
+        await options.failures?.succeeded(version);
         logger.info(`installed ${product} ${version} (sha256 ${downloaded.sha256} verified)`, { versionDir });
         return { kind: "ready", version, versionDir };
       }

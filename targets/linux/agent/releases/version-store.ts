@@ -5,6 +5,8 @@
 //   /var/lib/svc-agent/versions-<product>.json           bad marks and URL -> version, written atomically
 // Every change is a rename (a folder into versions/, a new symlink over an old one), so a process
 // killed at any instant leaves `current` pointing at a complete version, never at a half-written one.
+// Changes of the links (activate, rollback, cleanup) read them first and then swap: they run one at
+// a time, so two activations asked for at once end as if asked one after the other.
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access, copyFile, chmod, lstat, mkdir, open, readFile, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
@@ -13,7 +15,8 @@ import { promisify } from "node:util";
 import { compareVersionTexts, parseSemver } from "../../../../core/index.js";
 import { EXECUTABLE_NAMES, type AgentPaths, type Product } from "../agent-paths.js";
 import { ReleaseError, reasonOf } from "./release-error.js";
-import { syncDirectory, writeFileAtomic } from "../atomic-file.js";
+import { TEMPORARY_MARK, syncDirectory, temporaryOwner, temporaryPath, writeFileAtomic } from "../atomic-file.js";
+import { createSerialQueue } from "../serial-queue.js";
 
 const run = promisify(execFile);
 
@@ -43,7 +46,7 @@ export interface VersionStore {
   previous(): Promise<string | undefined>;
   /** Complete installed versions, oldest first. */
   installed(): Promise<string[]>;
-  /** current <- previous; returns the version now current. `previous` is removed. */
+  /** current <- previous; returns the version now current. `previous` moves to the newest good version left (or goes). */
   rollback(): Promise<string>;
   markBad(version: string, reason: string): Promise<void>;
   badVersions(): Promise<ReadonlySet<string>>;
@@ -51,7 +54,10 @@ export interface VersionStore {
   /** The version an artifact URL was found to be, once installed from it. */
   sourceVersion(url: string): Promise<string | undefined>;
   recordSource(url: string, version: string): Promise<void>;
-  /** Removes versions beyond the newest `keep` (never current, previous or `protect`) and leftovers; returns what it removed. */
+  /**
+   * Keeps current, previous, `protect` and the newest `keep` good versions besides them; removes the
+   * rest (bad versions first of all) and leftovers of interrupted work. Returns what it removed.
+   */
   cleanup(keep?: number, protect?: readonly string[]): Promise<string[]>;
 }
 
@@ -60,7 +66,7 @@ export interface VersionStoreOptions {
   now?: () => number;
 }
 
-const TMP = ".tmp-";
+const isTemporary = (name: string) => name.includes(TEMPORARY_MARK);
 
 function alive(pid: number): boolean {
   if (pid === process.pid) return true;
@@ -99,8 +105,9 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
   const previousLink = paths.previousLink(product);
   const stateFile = join(paths.stateDir, `versions-${product}.json`);
   const executableName = EXECUTABLE_NAMES[product];
-  // State updates are read-modify-write: one at a time.
-  let stateQueue: Promise<unknown> = Promise.resolve();
+  // State updates are read-modify-write, and link changes read the links before they swap them.
+  const stateChanges = createSerialQueue();
+  const linkChanges = createSerialQueue();
 
   const checkVersion = (version: string) => {
     // Only semantic versions become folder names: no "/", "..", or spaces can reach the disk.
@@ -119,13 +126,11 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
   }
 
   function updateState(change: (state: StoreState) => void): Promise<void> {
-    const next = stateQueue.then(async () => {
+    return stateChanges.run(async () => {
       const state = await readState();
       change(state);
       await writeFileAtomic(stateFile, `${JSON.stringify(state, null, 2)}\n`);
     });
-    stateQueue = next.catch(() => undefined);
-    return next;
   }
 
   async function linkedVersion(link: string): Promise<string | undefined> {
@@ -137,10 +142,50 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
   }
 
   async function swapLink(link: string, version: string): Promise<void> {
-    const temp = `${link}${TMP}${process.pid}`;
+    const temp = temporaryPath(link);
+    // A name left by an agent of an earlier boot that had our PID.
     await rm(temp, { force: true });
     await symlink(join("versions", version), temp);
-    await rename(temp, link);
+    try {
+      await rename(temp, link);
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
+    }
+  }
+
+  async function installedVersions(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(versionsDir);
+    } catch {
+      return [];
+    }
+    return names.filter((n) => !isTemporary(n) && parseSemver(n) !== undefined).sort(compareVersionTexts);
+  }
+
+  async function removeVersion(version: string): Promise<void> {
+    // Renamed away first: a removal cut short must not leave a half version that looks complete.
+    const doomed = temporaryPath(versionDir(version));
+    await rename(versionDir(version), doomed);
+    await rm(doomed, { recursive: true, force: true });
+  }
+
+  async function removeLeftovers(): Promise<string[]> {
+    const leftover = (name: string) => {
+      const owner = temporaryOwner(name);
+      return owner !== undefined && !alive(owner);
+    };
+    const removed: string[] = [];
+    for (const name of (await readdir(versionsDir).catch(() => [] as string[])).filter(leftover)) {
+      // The tar of a killed agent may still be writing into it for a moment: retry.
+      await rm(join(versionsDir, name), { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      removed.push(name);
+    }
+    for (const name of await readdir(productDir).catch(() => [] as string[])) {
+      if ((name.startsWith(`current${TEMPORARY_MARK}`) || name.startsWith(`previous${TEMPORARY_MARK}`)) && leftover(name)) await rm(join(productDir, name), { force: true });
+    }
+    return removed;
   }
 
   async function unpackInto(staging: string, artifactFile: string): Promise<void> {
@@ -187,14 +232,14 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
       checkVersion(version);
       await mkdir(versionsDir, { recursive: true });
       if (await exists(versionDir(version))) return versionDir(version);
-      const staging = join(versionsDir, `${version}${TMP}${process.pid}`);
+      const staging = temporaryPath(versionDir(version));
       await unpackInto(staging, artifactFile);
       return moveIn(staging, version);
     },
 
     async installIdentified(artifactFile, identify) {
       await mkdir(versionsDir, { recursive: true });
-      const staging = join(versionsDir, `unidentified${TMP}${process.pid}`);
+      const staging = temporaryPath(join(versionsDir, "unidentified"));
       await unpackInto(staging, artifactFile);
       let version: string;
       try {
@@ -207,45 +252,44 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
       return { version, versionDir: await moveIn(staging, version) };
     },
 
-    async activate(version) {
-      checkVersion(version);
-      try {
-        await access(paths.executableIn(product, versionDir(version)), constants.X_OK);
-      } catch {
-        throw new ReleaseError(`${product} ${version} is not installed (no executable in ${versionDir(version)})`);
-      }
-      const old = await linkedVersion(currentLink);
-      if (old === version) return;
-      if (old !== undefined && (await exists(versionDir(old)))) await swapLink(previousLink, old);
-      await swapLink(currentLink, version);
-      await syncDirectory(productDir);
-    },
+    activate: (version) =>
+      linkChanges.run(async () => {
+        checkVersion(version);
+        try {
+          await access(paths.executableIn(product, versionDir(version)), constants.X_OK);
+        } catch {
+          throw new ReleaseError(`${product} ${version} is not installed (no executable in ${versionDir(version)})`);
+        }
+        const old = await linkedVersion(currentLink);
+        if (old === version) return;
+        if (old !== undefined && (await exists(versionDir(old)))) await swapLink(previousLink, old);
+        await swapLink(currentLink, version);
+        await syncDirectory(productDir);
+      }),
 
     current: () => linkedVersion(currentLink),
     previous: () => linkedVersion(previousLink),
 
-    async installed() {
-      let names: string[];
-      try {
-        names = await readdir(versionsDir);
-      } catch {
-        return [];
-      }
-      return names.filter((n) => !n.includes(TMP) && parseSemver(n) !== undefined).sort(compareVersionTexts);
-    },
+    installed: installedVersions,
 
-    async rollback() {
-      const back = await linkedVersion(previousLink);
-      if (back === undefined) throw new ReleaseError(`${product}: there is no previous version to roll back to`);
-      if (!(await exists(paths.executableIn(product, versionDir(back))))) {
-        throw new ReleaseError(`${product}: the previous version ${back} is no longer installed`);
-      }
-      await swapLink(currentLink, back);
-      // Left in place, `previous` would name the version just left: a second rollback must not return to it.
-      await rm(previousLink, { force: true });
-      await syncDirectory(productDir);
-      return back;
-    },
+    rollback: () =>
+      linkChanges.run(async () => {
+        const left = await linkedVersion(currentLink);
+        const back = await linkedVersion(previousLink);
+        if (back === undefined) throw new ReleaseError(`${product}: there is no previous version to roll back to`);
+        if (!(await exists(paths.executableIn(product, versionDir(back))))) {
+          throw new ReleaseError(`${product}: the previous version ${back} is no longer installed`);
+        }
+        await swapLink(currentLink, back);
+        // `previous` must never name the version just left (a second rollback would return to it),
+        // yet a next bad version still needs somewhere to go: the newest good version left.
+        const bad = new Set(Object.keys((await readState()).bad));
+        const fallback = (await installedVersions()).reverse().find((v) => v !== back && v !== left && !bad.has(v));
+        if (fallback === undefined) await rm(previousLink, { force: true });
+        else await swapLink(previousLink, fallback);
+        await syncDirectory(productDir);
+        return back;
+      }),
 
     markBad: (version, reason) =>
       updateState((state) => {
@@ -266,43 +310,25 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
         state.sources[url] = version;
       }),
 
-    async cleanup(keep = 3, protect = []) {
-      const removed: string[] = [];
-      let names: string[] = [];
-      try {
-        names = await readdir(versionsDir);
-      } catch {
-        return removed;
-      }
-      const leftover = (name: string) => {
-        const at = name.lastIndexOf(TMP);
-        return at >= 0 && !alive(Number(name.slice(at + TMP.length)));
-      };
-      for (const name of names.filter(leftover)) {
-        // The tar of a killed agent may still be writing into it for a moment: retry.
-        await rm(join(versionsDir, name), { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-        removed.push(name);
-      }
-      for (const name of await readdir(productDir).catch(() => [] as string[])) {
-        if ((name.startsWith(`current${TMP}`) || name.startsWith(`previous${TMP}`)) && leftover(name)) await rm(join(productDir, name), { force: true });
-      }
-      const current = await linkedVersion(currentLink);
-      const previous = await linkedVersion(previousLink);
-      const installed = names.filter((n) => !n.includes(TMP) && parseSemver(n) !== undefined).sort(compareVersionTexts).reverse();
-      const kept = new Set([current, previous].filter((v): v is string => v !== undefined));
-      for (const version of installed) {
-        if (kept.has(version) || protect.includes(version)) continue;
-        if (kept.size < keep) {
-          kept.add(version);
-          continue;
+    cleanup: (keep = 3, protect = []) =>
+      linkChanges.run(async () => {
+        const removed = await removeLeftovers();
+        const current = await linkedVersion(currentLink);
+        const previous = await linkedVersion(previousLink);
+        const spared = new Set([current, previous, ...protect]);
+        const bad = new Set(Object.keys((await readState()).bad));
+        let good = 0;
+        // Newest first: the newest good versions are kept; bad ones are never worth a place.
+        for (const version of (await installedVersions()).reverse()) {
+          if (spared.has(version)) continue;
+          if (!bad.has(version) && good < keep) {
+            good += 1;
+            continue;
+          }
+          await removeVersion(version);
+          removed.push(version);
         }
-        // Renamed away first: a removal cut short must not leave a half version that looks complete.
-        const doomed = join(versionsDir, `${version}${TMP}${process.pid}`);
-        await rename(versionDir(version), doomed);
-        await rm(doomed, { recursive: true, force: true });
-        removed.push(version);
-      }
-      return removed;
-    },
+        return removed;
+      }),
   };
 }

@@ -2,7 +2,9 @@
 // /restart_status answers, kills and starts it again when it does not serve within the start
 // timeout, starts it again with backoff when it exits, and stops it for good when disabled.
 // Upgrades and rollbacks ask it to restart with whatever `current` points at now. Everything it
-// sees is reported as events; the update manager judges new versions from them.
+// sees is reported as events; the update manager judges new versions from them, and the
+// supervisor waits for that judgement before it starts a server again: a version that failed its
+// probation is rolled back first instead of being started once more.
 import type { Logger } from "../../../../core/index.js";
 import { createRestartBackoff } from "../../modules/restart-backoff.js";
 import { fetchRestartStatus } from "./restart-status.js";
@@ -15,6 +17,13 @@ export type SupervisorEvent =
   | { kind: "exited"; executable: string; how: string; ranMs: number };
 
 export type SupervisorState = "stopped" | "starting" | "running" | "waiting";
+
+/**
+ * Told every event; the supervisor goes on once the returned promise settles. A listener may ask
+ * for `restart()`, but must not wait for `disable()` or `close()`: those wait for the loop, which
+ * waits for the listener.
+ */
+export type SupervisorListener = (event: SupervisorEvent) => void | Promise<void>;
 
 export interface ServerSupervisorOptions {
   /** The executable to run now (the `current` symlink's); undefined while none is installed. */
@@ -46,14 +55,14 @@ export interface ServerSupervisor {
   state(): SupervisorState;
   /** The running server's PID, while it serves. */
   runningPid(): number | undefined;
-  onEvent(listener: (event: SupervisorEvent) => void): () => void;
+  onEvent(listener: SupervisorListener): () => void;
   /** Stops the server and the loop for good. */
   close(): Promise<void>;
 }
 
 export function createServerSupervisor(options: ServerSupervisorOptions): ServerSupervisor {
   const log = options.logger;
-  const listeners = new Set<(event: SupervisorEvent) => void>();
+  const listeners = new Set<SupervisorListener>();
   let backoff = createRestartBackoff(options.backoff.initialMs, options.backoff.maxMs, options.backoff.healthyMs);
   let wanted = false;
   let closed = false;
@@ -66,9 +75,12 @@ export function createServerSupervisor(options: ServerSupervisorOptions): Server
   // Wakes the loop out of a wait (backoff, nothing installed) when something changed.
   let wake: () => void = () => {};
 
-  const emit = (event: SupervisorEvent) => {
-    for (const listener of listeners) listener(event);
-  };
+  async function emit(event: SupervisorEvent): Promise<void> {
+    const outcomes = await Promise.allSettled([...listeners].map(async (listener) => listener(event)));
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") log.error(`handling the svc-server event "${event.kind}" failed: ${(outcome.reason as Error)?.message ?? outcome.reason}`);
+    }
+  }
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
@@ -91,31 +103,35 @@ export function createServerSupervisor(options: ServerSupervisorOptions): Server
     });
     current = server;
     state = "starting";
-    emit({ kind: "starting", executable, pid: server.pid });
     log.info(`starting svc-server ${executable} (pid ${server.pid})`);
+    await emit({ kind: "starting", executable, pid: server.pid });
 
     const timeoutMs = options.startTimeoutMs();
     const served = await waitUntilServing(server, timeoutMs);
     if (served === "timeout") {
-      log.warn(`svc-server did not serve within ${timeoutMs} ms; killing it and starting it again`);
-      emit({ kind: "start-timeout", executable, timeoutMs });
+      log.warn(`svc-server did not serve within ${timeoutMs} ms; killing it`);
       await server.stop(options.stopGraceMs);
       current = undefined;
+      // The loop then starts whatever is current once the listeners are done: the same version
+      // again, or the one a rollback went back to.
+      await emit({ kind: "start-timeout", executable, timeoutMs });
       return;
     }
     if (served === "serving") {
       servingPid = server.pid;
       state = "running";
       backoff.started(Date.now());
-      emit({ kind: "started", executable, pid: server.pid, afterMs: Date.now() - startedAt });
       log.info(`svc-server serves (pid ${server.pid}, ${Date.now() - startedAt} ms after start)`);
+      await emit({ kind: "started", executable, pid: server.pid, afterMs: Date.now() - startedAt });
     }
     const exit = await server.exited;
     current = undefined;
     servingPid = undefined;
     if (!wanted || stopping.has(server)) return;
     const how = describeServerExit(exit);
-    emit({ kind: "exited", executable, how, ranMs: Date.now() - startedAt });
+    await emit({ kind: "exited", executable, how, ranMs: Date.now() - startedAt });
+    // Another version is current now (a rollback, an upgrade): it has not failed, start it at once.
+    if (!wanted || closed || options.executable() !== executable) return;
     const delay = backoff.failed(Date.now());
     log.warn(`svc-server ${how}; starting it again in ${delay} ms`);
     state = "waiting";

@@ -1,5 +1,6 @@
 // Public face of the agent's system integration: --install (the unit and the self-update
-// fallback), system_configuration (journald, automatic OS upgrades) and the journal forwarder.
+// fallback), system_configuration (journald, automatic OS upgrades), the journal forwarder, and
+// which system commands run at all (none under a root prefix).
 export { agentUnitText, AGENT_SERVICE_NAME, AGENT_UNIT_PATH, AGENT_EXECUTABLE, FALLBACK_SCRIPT_PATH, type AgentUnitOptions } from "./agent-unit.js";
 export { FALLBACK_SCRIPT, FALLBACK_MAX_ATTEMPTS } from "./fallback-script.js";
 export { installAgentService, AgentInstallError, type InstallAgentOptions, type InstallAgentResult } from "./install-agent.js";
@@ -8,3 +9,4 @@ export { applyAutoUpgrades, autoUpgradesText, unattendedUpgradesText, AUTO_UPGRA
 export { readAptSources, parseOneLineSources, parseDeb822Sources, type AptSource } from "./apt-sources.js";
 export { createJournalForwarder, identifierFilter, levelOfPriority, type JournalForwarder, type JournalForwarderOptions } from "./journal-forwarder.js";
 export { applySystemConfiguration, type ApplySystemOptions, type SystemChanges } from "./system-configuration.js";
+export { createSystemCommandRunner, notRunMessage, type SystemCommandRunnerOptions } from "./system-command-runner.js";

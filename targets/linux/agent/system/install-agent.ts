@@ -1,7 +1,9 @@
 // `svc-agent --install`: writes the unit /etc/systemd/system/svc-agent.service and the
 // self-update fallback /opt/svc/agent/fallback.sh, then has systemd reload its units and enable and
 // start the agent. Running it again changes nothing that is already right.
-// Every path goes under a root prefix ("/" on a device), so tests run it in a directory.
+// Every path goes under a root prefix ("/" on a device), so tests run it in a directory; the
+// systemctl commands go through the runner it is given, which under a root prefix runs none
+// (system-command-runner.ts).
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CommandRunner } from "../../system/index.js";
@@ -22,7 +24,7 @@ export interface InstallAgentResult {
   fallbackPath: string;
   /** The files written this time (none when everything was already in place). */
   written: string[];
-  /** The commands run, as typed. */
+  /** The commands handed to the runner, as typed. */
   commands: string[];
 }
 

@@ -3,7 +3,7 @@
 // server updates and the self-update). Old versions beyond the last few are cleaned afterwards.
 import type { AgentConfig, Logger, ReleaseIndex } from "../../../../core/index.js";
 import { classifyVersionSpec } from "../../../../core/index.js";
-import { fetchReleaseIndex, prepareUpdate, type PreparedUpdate, type VersionStore } from "../releases/index.js";
+import { fetchReleaseIndex, prepareUpdate, type DownloadFailures, type PreparedUpdate, type VersionStore } from "../releases/index.js";
 
 export interface UpdateCheckOptions {
   indexUrl: string;
@@ -12,6 +12,8 @@ export interface UpdateCheckOptions {
   servers: VersionStore;
   agents: VersionStore;
   downloadDir: string;
+  /** Per product: index entries whose artifact did not match them, held back for a while. */
+  downloadFailures?: Record<"svc-server" | "agent", DownloadFailures>;
   logger: Logger;
   /** Versions kept installed besides current and previous. */
   keep?: number;
@@ -46,12 +48,23 @@ export async function checkForUpdates(options: UpdateCheckOptions): Promise<Upda
   const prepare = (product: "svc-server" | "agent", spec: string, store: VersionStore): Promise<PreparedUpdate> =>
     index === undefined && classifyVersionSpec(spec).kind !== "url"
       ? Promise.resolve({ kind: "error", error: "the release index could not be read" })
-      : prepareUpdate({ product, index, spec, platform: options.platform, store, downloadDir: options.downloadDir, logger: log });
+      : prepareUpdate({
+          product,
+          index,
+          spec,
+          platform: options.platform,
+          store,
+          downloadDir: options.downloadDir,
+          failures: options.downloadFailures?.[product],
+          logger: log,
+        });
   const server = await prepare("svc-server", options.versionControl["svc-server"], options.servers);
   const agent = await prepare("agent", options.versionControl.agent, options.agents);
   for (const [name, result] of [["svc-server", server], ["svc-agent", agent]] as const) {
     if (result.kind === "error" && reachedIndex) log.warn(`update check for ${name}: ${result.error}`);
     if (result.kind === "upToDate" && result.reason) log.info(`update check for ${name}: ${result.reason}`);
+    // Reported when it failed; saying it again at every check would only fill the log.
+    if (result.kind === "deferred") log.debug(`update check for ${name}: ${result.reason}`);
   }
   const waiting = [options.pendingServer, server.kind === "ready" ? server.version : undefined].filter((v): v is string => v !== undefined);
   for (const store of [options.servers, options.agents]) {
