@@ -24,18 +24,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 1. Purge what the project installs. A package whose purge would take packages outside the
-# project's list with it was part of this machine before the project came, so it stays.
+# 1. Purge what the project installs. A package that cannot go without taking a package someone
+# installed by hand outside the project's list (not a dependency pulled in automatically) was part
+# of this machine before the project came, so it stays; so does one apt refuses to remove.
 ours="$(sh "$repo/tools/system-deps.sh" list-runtime) $(sh "$repo/tools/system-deps.sh" list-test)"
 in_ours() { case " $(echo $ours) " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 autoremovable() { apt-get -s autoremove 2>/dev/null | awk '/^Remv/ {print $2}' | sort; }
 autoremovable > "$work/autoremovable-before"
+apt-mark showmanual | sort > "$work/manual"
 purge=""
 for p in $ours; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || continue
+  if ! apt-get -s purge "$p" > "$work/simulated" 2>&1; then say "keeping $p: apt would not remove it alone"; continue; fi
   outside=""
-  for q in $(apt-get -s purge "$p" 2>/dev/null | awk '/^Purg/ {print $2}'); do
-    in_ours "$q" || outside="$outside $q"
+  for q in $(awk '/^Purg/ {print $2}' "$work/simulated"); do
+    in_ours "$q" || ! grep -qx "$q" "$work/manual" || outside="$outside $q"
   done
   if [ -n "$outside" ]; then say "keeping $p: this machine had it before (purging it would remove$outside)"; continue; fi
   purge="$purge $p"
