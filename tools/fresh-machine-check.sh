@@ -19,7 +19,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/svc-fresh-XXXXXX")
 cleanup() {
-  [ -n "${server_pgid:-}" ] && kill -TERM -- "-$server_pgid" 2>/dev/null
+  [ -n "${server_pgid:-}" ] && kill -TERM "-$server_pgid" 2>/dev/null
   if $keep; then say "left the clone in $work/svc"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -84,7 +84,7 @@ for _ in $(seq 1 120); do
   kill -0 "$server_pgid" 2>/dev/null || break
   sleep 1
 done
-kill -TERM -- "-$server_pgid" 2>/dev/null
+kill -TERM "-$server_pgid" 2>/dev/null
 wait "$server_pgid" 2>/dev/null
 server_pgid=""
 $served || { tail -20 "$work/start.log" >&2; fail "npm start did not serve"; }
