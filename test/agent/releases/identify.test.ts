@@ -34,6 +34,6 @@ describe("identifying an executable", () => {
   });
 
   it("gives up on one that never answers", async () => {
-    await expect(identifyExecutable(exe("hangs", "sleep 30"), "svc-server", { timeoutMs: 300 })).rejects.toThrow(/is not svc-server/);
+    await expect(identifyExecutable(exe("hangs", "exec sleep 30"), "svc-server", { timeoutMs: 300 })).rejects.toThrow(/is not svc-server/);
   });
 });
