@@ -6,6 +6,8 @@
 # sha256, unpacks it into /opt/svc/agent/versions/<version>, points /opt/svc/agent/current at it,
 # writes the machine credentials to /etc/svc.json when they are given, and runs
 # `svc-agent --install` (the systemd service). Needs curl, tar, sha256sum and Node.js 20 or later.
+# What comes over https is never redirected down to http, and no download is read without a bound
+# (the index: 4 MiB; the artifact: the size its index entry gives, or 256 MiB).
 #
 # Environment:
 #   SVC_PACKAGE_URL   where index.json and the artifacts are (default https://packages.svc.dev)
@@ -18,6 +20,17 @@ say() { echo "svc install: $*" >&2; }
 fail() {
   say "$*"
   exit 1
+}
+
+# fetch URL MAX_BYTES FILE: downloads at most MAX_BYTES (curl refuses a larger announced size; head
+# cuts off one that is not announced, which fails curl's write); from an https URL, redirects stay
+# on https.
+fetch() {
+  redirects=""
+  case "$1" in https://*) redirects="--proto-redir =https" ;; esac
+  # shellcheck disable=SC2086 # $redirects is one option and its value, or nothing
+  { curl -fsSL $redirects --max-filesize "$2" "$1" -o -; echo $? >"$3.status"; } | head -c "$(($2 + 1))" >"$3"
+  [ "$(cat "$3.status")" = 0 ] && [ "$(wc -c <"$3")" -le "$2" ]
 }
 
 # All in one function, called on the last line: when piped into sh, nothing runs until the
@@ -64,7 +77,7 @@ main() {
 
   index_url="$package_url/index.json"
   say "reading $index_url"
-  curl -fsSL "$index_url" -o "$work/index.json" || fail "cannot download $index_url"
+  fetch "$index_url" 4194304 "$work/index.json" || fail "cannot download $index_url (or it is larger than 4 MiB)"
 
   # version, artifact URL (resolved against the index's URL) and sha256, one a line.
   if ! node -e '
@@ -77,16 +90,18 @@ main() {
     if (!artifact || typeof artifact.url !== "string" || !/^[0-9a-fA-F]{64}$/.test(artifact.sha256 || ""))
       throw new Error(`the index has no ${platform} artifact for agent ${version}`);
     if (!/^[0-9A-Za-z.+-]+$/.test(version)) throw new Error(`the index names an odd version: ${version}`);
-    console.log([version, new URL(artifact.url, indexUrl).href, artifact.sha256.toLowerCase()].join("\n"));
+    const size = Number.isSafeInteger(artifact.size) && artifact.size > 0 ? artifact.size : 268435456;
+    console.log([version, new URL(artifact.url, indexUrl).href, artifact.sha256.toLowerCase(), size].join("\n"));
   ' "$work/index.json" "$index_url" "linux/$arch" >"$work/choice" 2>"$work/choice.err"; then
     fail "$index_url: $(sed -n 's/^Error: //p' "$work/choice.err" | head -n 1)"
   fi
   version=$(sed -n 1p "$work/choice")
   artifact_url=$(sed -n 2p "$work/choice")
   sha256=$(sed -n 3p "$work/choice")
+  size=$(sed -n 4p "$work/choice")
 
   say "downloading svc-agent $version for linux/$arch"
-  curl -fsSL "$artifact_url" -o "$work/agent.tar.gz" || fail "cannot download $artifact_url"
+  fetch "$artifact_url" "$size" "$work/agent.tar.gz" || fail "cannot download $artifact_url (or it is larger than $size bytes)"
   (cd "$work" && echo "$sha256  agent.tar.gz" | sha256sum -c --status -) ||
     fail "$artifact_url does not match its sha256 in the index; nothing was installed"
 

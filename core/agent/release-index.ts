@@ -13,7 +13,7 @@ import { CHANNELS, classifyVersionSpec, type Channel, type ClassifiedVersionSpec
 export type ReleaseProduct = "svc-server" | "agent";
 export const RELEASE_PRODUCTS: readonly ReleaseProduct[] = ["svc-server", "agent"];
 
-/** What to download. From the index `sha256` is always there; a URL spec has none. */
+/** What to download. From the index `sha256` is always there; a URL spec has it when pinned. */
 export interface ReleaseArtifact {
   url: string;
   sha256?: string;
@@ -171,12 +171,16 @@ export function resolveRelease(
   switch (classified.kind) {
     case "invalid":
       return { ok: false, reason: `version_control.${product}: ${classified.reason}` };
-    case "url":
-      if (bad.has(classified.url)) {
-        return { ok: false, markedBad: classified.url, reason: `${name} from ${classified.url} is marked bad; not retried until the URL changes` };
+    case "url": {
+      if (bad.has(classified.source)) {
+        return { ok: false, markedBad: classified.source, reason: `${name} from ${classified.source} is marked bad; not retried until the URL changes` };
       }
-      // The artifact names its version itself once downloaded (`--version`); until then the URL stands for it.
-      return { ok: true, version: classified.url, artifact: { url: classified.url }, fromUrl: true };
+      // The artifact names its version itself once downloaded (its svc-release.json); until then
+      // the URL (with its pin) stands for it.
+      const artifact: ReleaseArtifact = { url: classified.url };
+      if (classified.sha256 !== undefined) artifact.sha256 = classified.sha256;
+      return { ok: true, version: classified.source, artifact, fromUrl: true };
+    }
     case "channel":
     case "version": {
       const releases = index?.[product];

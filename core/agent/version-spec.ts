@@ -1,5 +1,8 @@
 // What a `version_control` value asks for: a release channel, one exact version, or the URL of
 // an artifact. Classified once, so every later step works on a tagged value, never on a string.
+// An artifact is run as root, so where it comes from must vouch for it: https does, on its own;
+// http and file URLs do not (anyone on the path, or with write access to the file, could swap
+// it), so they are accepted only pinned by the artifact's sha256: `http://host/a.tar.gz#sha256=<hex>`.
 import { parseSemver } from "./semver.js";
 
 export type Channel = "stable" | "dev";
@@ -8,8 +11,11 @@ export const CHANNELS: readonly Channel[] = ["stable", "dev"];
 export type ClassifiedVersionSpec =
   | { kind: "channel"; channel: Channel }
   | { kind: "version"; version: string }
-  | { kind: "url"; url: string }
+  /** `url` is what is fetched (without the pin); `source` names the artifact (with it). */
+  | { kind: "url"; url: string; sha256?: string; source: string }
   | { kind: "invalid"; reason: string };
+
+const PIN = /^sha256=([0-9a-fA-F]{64})$/;
 
 const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
@@ -29,7 +35,7 @@ export function classifyVersionSpec(spec: string): ClassifiedVersionSpec {
     if (name === "file" ? !rest.startsWith("/") : !/^\/\/[^/?#]+/.test(rest)) {
       return { kind: "invalid", reason: `${JSON.stringify(text)}: not a complete ${name} URL` };
     }
-    return { kind: "url", url: text };
+    return classifyUrl(text, name);
   }
   // "v1.2.3" is a common way of writing a tag; the version itself is what is looked up.
   const version = /^v[0-9]/.test(text) ? text.slice(1) : text;
@@ -38,4 +44,24 @@ export function classifyVersionSpec(spec: string): ClassifiedVersionSpec {
     kind: "invalid",
     reason: `${JSON.stringify(text)} is not "stable", "dev", a semantic version (such as 1.2.3) or an http, https or file URL`,
   };
+}
+
+function classifyUrl(text: string, scheme: string): ClassifiedVersionSpec {
+  const hash = text.indexOf("#");
+  const url = hash < 0 ? text : text.slice(0, hash);
+  if (hash >= 0) {
+    const pin = PIN.exec(text.slice(hash + 1));
+    if (!pin) return { kind: "invalid", reason: `${JSON.stringify(text)}: the only fragment a URL takes here is #sha256=<64 hex digits>` };
+    const sha256 = pin[1]!.toLowerCase();
+    return { kind: "url", url, sha256, source: `${url}#sha256=${sha256}` };
+  }
+  if (scheme !== "https") {
+    return {
+      kind: "invalid",
+      reason:
+        `${JSON.stringify(text)}: ${scheme === "http" ? "an" : "a"} ${scheme} URL is accepted only pinned by the artifact's sha256, ` +
+        `as "${url}#sha256=<64 hex digits>" (or served over https)`,
+    };
+  }
+  return { kind: "url", url, source: url };
 }

@@ -39,6 +39,7 @@ export function brokenServerRelease(from: string, version: string, how: "exits" 
     const body = how === "exits" ? 'echo "svc-server: cannot start: broken release" >&2\nexit 1' : "exec sleep 100000";
     writeFileSync(join(dir, "svc-server"), `#!/bin/sh\ncase "$1" in -version|--version) echo "svc-server ${version}"; exit 0;; esac\n${body}\n`);
     chmodSync(join(dir, "svc-server"), 0o755);
+    writeFileSync(join(dir, "svc-release.json"), `${JSON.stringify({ product: "svc-server", version, platform: "linux/amd64" })}\n`);
     const file = join(outDir, `svc-server-${version}-linux-amd64.tar.gz`);
     execFileSync("sh", ["-c", `tar -C "${dir}" -cf - . | gzip -9 > "${file}"`]);
     return file;

@@ -2,8 +2,10 @@
 // Usage: node tools/package/index.mjs [--version X] [--out DIR] [--arch amd64|arm64|all]
 //          [--base-url URL] [--only svc-server|agent] [--channel stable|dev] [--quiet]
 // Each artifact is a .tar.gz holding, at its top: the entry point (`svc-server` or `svc-agent`, a
-// small sh launcher running the system's node), lib/<name>.mjs (the bundle), and node_modules/
-// with the packages the bundle leaves external. index.json in the out folder gets an entry for
+// small sh launcher running the system's node), lib/<name>.mjs (the bundle), node_modules/
+// with the packages the bundle leaves external, and svc-release.json, the version manifest
+// (`{"product": "svc-server", "version": "1.2.3", "platform": "linux/amd64"}`) svc-agent reads to
+// know what an artifact given by URL is without running anything in it. index.json in the out folder gets an entry for
 // each artifact (merged with what is there, so one folder can serve several versions) and the
 // channel (stable unless --channel dev) is moved to this version.
 import { execFileSync } from "node:child_process";
@@ -78,6 +80,7 @@ try {
       mkdirSync(join(dir, "lib"), { recursive: true });
       writeFileSync(join(dir, name), launcher(name));
       chmodSync(join(dir, name), 0o755);
+      writeFileSync(join(dir, "svc-release.json"), `${JSON.stringify({ product: name, version, platform: `linux/${arch}` })}\n`);
       cpSync(bundle, join(dir, "lib", `${name}.mjs`));
       const { copy, left } = externalClosure(root, wanted, arch === hostArch ? "host" : arch);
       for (const pkg of copy) {

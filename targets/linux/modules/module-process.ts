@@ -3,11 +3,14 @@
 // modules in order), with its socket path and log level as arguments, and with a pipe on fd 3:
 // when svc-server dies, even by SIGKILL, the pipe closes and the module (through the module SDK,
 // or any code watching fd 3) knows to exit. A module that says on that pipe that it follows level
-// changes is sent each new level there (see parent-channel.ts).
+// changes is sent each new level there (see parent-channel.ts). The group is written down in the
+// module folder while it runs, so what a killed svc-server leaves is stopped by the next one
+// (see module-sockets.ts). An executable that cannot be started is a ModuleSpawnError, not a run.
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
 import type { Duplex } from "node:stream";
 import type { LogLevel } from "../../../core/index.js";
+import { executableProblem, ModuleSpawnError, SCRIPT, spawnProblem } from "./module-executable.js";
 import { followModuleOutput, type ModuleLoggers, type ModuleOutput } from "./module-output.js";
 import { createParentChannel, FOLLOWS_LOG_LEVEL, type ParentChannel } from "./parent-channel.js";
 
@@ -30,6 +33,10 @@ export interface ModuleProcessOptions {
   /** The configuration's `env`, over svc-server's own environment. */
   env: Record<string, string>;
   loggers: ModuleLoggers;
+  /** Where the executable's path came from, for messages: `executable_path`, or a package's entrypoint. */
+  setting?: string;
+  /** Writes down the module's process group while it runs; returns what forgets it. */
+  recordGroup?: (pid: number) => () => void;
 }
 
 export interface ModuleProcess {
@@ -59,14 +66,15 @@ export function describeExit(exit: ModuleExit): string {
   return `${how}${last}`;
 }
 
-/** A module written in JavaScript runs on svc-server's own Node.js: no shebang or exec bit needed. */
-const SCRIPT = /\.(mjs|cjs|js)$/;
-
 function commandOf(executable: string, args: string[]): [string, string[]] {
   return SCRIPT.test(executable) ? [process.execPath, [executable, ...args]] : [executable, args];
 }
 
-export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess {
+/** Starts the module; a ModuleSpawnError, saying why, when its executable cannot be started. */
+export async function startModuleProcess(options: ModuleProcessOptions): Promise<ModuleProcess> {
+  const setting = options.setting ?? "executable_path";
+  const problem = await executableProblem(options.executable, setting);
+  if (problem !== undefined) throw new ModuleSpawnError(problem);
   const [command, args] = commandOf(options.executable, [options.socketPath, `--log-level=${options.logLevel}`]);
   const child: ChildProcess = spawn(command, args, {
     cwd: options.root,
@@ -80,6 +88,14 @@ export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess
     stdio: ["ignore", "pipe", "pipe", "pipe"],
     detached: true,
   });
+  if (child.pid === undefined) {
+    // The system refused to start it (the error comes on the next tick): no process, no run.
+    const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once("error", resolve));
+    for (const stream of child.stdio) stream?.destroy();
+    throw new ModuleSpawnError(spawnProblem(options.executable, setting, error));
+  }
+  const pid = child.pid;
+  const forgetGroup = options.recordGroup?.(pid) ?? (() => {});
   let output: ModuleOutput | undefined;
   if (child.stdout && child.stderr) output = followModuleOutput(child.stdout, child.stderr, options.loggers);
   // The level the module logs at: the one it started with, then the last one it was sent.
@@ -95,25 +111,25 @@ export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess
   const exited = new Promise<ModuleExit>((resolve) => {
     const done = (code: number | null, signal: NodeJS.Signals | null) => {
       exit ??= { code, signal, stderr: output?.stderrTail() ?? [] };
-      // Whatever the module started and left behind goes with it.
-      killGroup(child.pid, "SIGKILL");
+      killGroup(pid, "SIGKILL");
+      forgetGroup();
       resolve(exit);
     };
+    // Whatever the module started and left behind goes with it, at once: a child still holding
+    // the module's output would otherwise keep "close" from ever coming.
+    child.once("exit", () => killGroup(pid, "SIGKILL"));
     // "close" waits for the output to drain, so the last stderr lines are in the tail.
     child.once("close", done);
-    child.once("error", (error) => {
-      options.loggers.stderr(`cannot start ${options.executable}: ${error.message}`);
-      exit ??= { code: null, signal: null, stderr: [`cannot start ${options.executable}: ${error.message}`] };
-      resolve(exit);
-    });
+    // After a start, an error is a signal that could not be sent; "close" still comes.
+    child.on("error", (error) => options.loggers.stderr(`${options.executable}: ${error.message}`));
   });
 
   function signalGroup(signal: NodeJS.Signals): void {
-    if (!exit) killGroup(child.pid, signal);
+    if (!exit) killGroup(pid, signal);
   }
 
   return {
-    pid: child.pid ?? -1,
+    pid,
     exited,
     hasExited: () => exit !== undefined,
     setLogLevel(next) {
@@ -144,8 +160,7 @@ export function startModuleProcess(options: ModuleProcessOptions): ModuleProcess
   };
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
+function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {

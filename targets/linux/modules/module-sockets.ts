@@ -1,12 +1,14 @@
 // Where module sockets live: one private folder per svc-server, a socket per module and one for
-// the parent (what modules call back into). Unix socket paths are limited to 103 bytes, so a
-// name too long for the folder is replaced by a short digest of it.
+// the parent (what modules call back into). The folder is held the way the kernel gives back when
+// svc-server dies (see system/owned-folder.ts) and records the process group of each module it
+// runs, so a svc-server that was killed leaves nothing for long: the next one (or the agent,
+// before it starts one) stops those groups and removes the folder. Unix socket paths are limited
+// to 103 bytes, so a name too long for the folder is replaced by a short digest of it.
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAX_SOCKET_PATH_BYTES } from "../remote/index.js";
-
+import { createOwnedFolder, MODULE_FOLDER_PREFIX, sweepModuleFolders, type ModuleFolderSweepOptions } from "../system/index.js";
 
 export interface ModuleSockets {
   readonly dir: string;
@@ -14,12 +16,17 @@ export interface ModuleSockets {
   forModule(name: string): string;
   /** The socket svc-server serves its API on for modules. */
   readonly parent: string;
+  /** Writes down the process group a module leads; returns what forgets it once the group is gone. */
+  recordGroup(pid: number): () => void;
   /** Removes the folder and whatever is left in it. */
-  remove(): void;
+  remove(): Promise<void>;
 }
 
-export function createModuleSockets(base = tmpdir()): ModuleSockets {
-  const dir = mkdtempSync(join(base, "svc-m-"));
+/** Sweeps what dead svc-server processes left, then makes this one's folder. */
+export async function createModuleSockets(options: ModuleFolderSweepOptions = {}): Promise<ModuleSockets> {
+  await sweepModuleFolders(options);
+  const folder = await createOwnedFolder(options.base ?? tmpdir(), MODULE_FOLDER_PREFIX);
+  const { dir } = folder;
   const fit = (file: string) => {
     const path = join(dir, file);
     if (Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES) return path;
@@ -29,10 +36,19 @@ export function createModuleSockets(base = tmpdir()): ModuleSockets {
     }
     return short;
   };
+  let parent: string;
+  try {
+    // A module name has no dot, so no module's socket can take this name.
+    parent = fit("svc.parent.sock");
+  } catch (error) {
+    await folder.remove();
+    throw error;
+  }
   return {
     dir,
     forModule: (name) => fit(`${name}.sock`),
-    parent: fit("parent.sock"),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    parent,
+    recordGroup: folder.recordGroup,
+    remove: folder.remove,
   };
 }

@@ -2,7 +2,10 @@
 // first), start it, wait for its socket and for Ready, have it validate the entries of its models,
 // register the models, and watch it. Any exit not asked for unregisters the models (the graph
 // closes their resources and holds their dependents, naming the module), and the module is
-// started again after the restart backoff; its resources come back when its models do.
+// started again after the restart backoff; its resources come back when its models do. An
+// executable that cannot be started (missing, not executable) is not a crash: the module is
+// UNHEALTHY with the reason, said once in the log, and tried again every second (so it starts
+// soon after the file appears), without counting toward the backoff of real crashes.
 import {
   errorMessage,
   type LogEngine,
@@ -15,6 +18,7 @@ import {
 import { isRemoteApi } from "../remote/index.js";
 import { createModuleClient, type ModuleClient, type ModuleHandler } from "./module-client.js";
 import { resolveModulePackage, type ModulePackageOptions } from "./module-package.js";
+import { ModuleSpawnError } from "./module-executable.js";
 import { describeExit, startModuleProcess, type ModuleProcess } from "./module-process.js";
 import type { ModuleSockets } from "./module-sockets.js";
 import { createModuleValidations } from "./module-validations.js";
@@ -37,6 +41,9 @@ export interface ModuleSupervisorOptions {
   callTimeoutMs: number;
   stopGraceMs: number;
 }
+
+/** How often a module whose executable cannot be started is tried again. */
+export const SPAWN_RETRY_MS = 1_000;
 
 export interface ModuleStatus {
   name: string;
@@ -80,6 +87,8 @@ export function superviseModule(options: ModuleSupervisorOptions): ModuleSupervi
   let unregister: Array<() => void> = [];
   let stopping = false;
   let wake: (() => void) | undefined;
+  // The last reason the executable could not be started, so a retry that fails alike stays quiet.
+  let spawnProblem: string | undefined;
 
   const setState = (next: ResourceState, why?: string) => {
     if (state === next && error === why) return;
@@ -148,8 +157,10 @@ export function superviseModule(options: ModuleSupervisorOptions): ModuleSupervi
     const found = await executable();
     const socketPath = options.sockets.forModule(name);
     const level = options.logEngine.moduleLogLevel(name);
-    const p = startModuleProcess({
+    const p = await startModuleProcess({
       executable: found.path,
+      setting: config.type === "registry" ? `the entrypoint of ${config.module_id}` : "executable_path",
+      recordGroup: options.sockets.recordGroup,
       socketPath,
       logLevel: level,
       root: found.root,
@@ -164,6 +175,12 @@ export function superviseModule(options: ModuleSupervisorOptions): ModuleSupervi
       },
     });
     proc = p;
+    spawnProblem = undefined;
+    // Stopped while its executable was being looked at: stop() found no process to end.
+    if (stopping) {
+      await p.stop(options.stopGraceMs);
+      return "stopped";
+    }
     log.info(`module ${quoted} started`, { pid: p.pid, executable: found.path });
     const client = createModuleClient(socketPath);
     try {
@@ -193,12 +210,34 @@ export function superviseModule(options: ModuleSupervisorOptions): ModuleSupervi
     }
   }
 
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (wake = undefined));
+
+  /** The executable cannot be started: say so (once per reason) and wait for the next try. */
+  async function cannotStart(reason: string): Promise<void> {
+    if (reason !== spawnProblem) log.error(`module ${quoted} cannot start: ${reason}`, { retry_every_ms: SPAWN_RETRY_MS });
+    spawnProblem = reason;
+    unregisterAll(`module ${quoted} cannot start: ${reason}`);
+    setState("UNHEALTHY", reason);
+    await pause(SPAWN_RETRY_MS);
+  }
+
   async function supervise(): Promise<void> {
     while (!stopping) {
       let why: string;
       try {
         why = await runOnce();
       } catch (thrown) {
+        if (thrown instanceof ModuleSpawnError && !stopping) {
+          await cannotStart(thrown.message);
+          continue;
+        }
         why = errorMessage(thrown);
       }
       if (stopping) break;
@@ -208,14 +247,7 @@ export function superviseModule(options: ModuleSupervisorOptions): ModuleSupervi
       log.error(`module ${quoted} failed: ${why}`, { consecutive_failures: failures, restart_in_ms: delay });
       unregisterAll(`module ${quoted} is restarting: it ${why}`);
       setState("UNHEALTHY", message);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
+      await pause(delay);
       if (!stopping) setState("CONFIGURING", `restarting after: ${why}`);
     }
   }

@@ -1,5 +1,13 @@
 // Public face of the Linux system pieces shared by svc-server and svc-agent: running system
-// commands through an injectable runner, quoting for systemd units, and making directories.
+// commands through an injectable runner, quoting for systemd units, making directories, work run
+// one piece at a time, and folders held by a live process whose process groups the next one
+// stops when it died.
 export { createCommandRunner, type CommandResult, type CommandRunner } from "./command-runner.js";
 export { systemdQuote } from "./systemd-quote.js";
 export { makeDirectorySync } from "./make-directory.js";
+export { createSerialQueue, type SerialQueue } from "./serial-queue.js";
+export { createOwnedFolder, type OwnedFolder } from "./owned-folder.js";
+export { sweepOwnedFolders, describeSweep, type SweptFolder, type SweepOptions } from "./sweep-owned-folders.js";
+export { stopProcessGroups, membersOf, type ProcessGroupRecord, type StoppedGroup } from "./process-groups.js";
+export { readProcess, processStartTime, type ProcessInfo } from "./process-table.js";
+export { MODULE_FOLDER_PREFIX, sweepModuleFolders, temporaryFolderOf, type ModuleFolderSweepOptions } from "./module-folders.js";

@@ -63,6 +63,10 @@ describe("provisioning API", () => {
       [{ ssid: "Home Net", psk: "pässwörd123" }, "psk", /printable ASCII/],
       [{ ssid: "Office", psk: "password1" }, "ssid", /enterprise/],
       [{ ssid: 42, psk: "password1" }, "ssid", /ssid: must be a string/],
+      [{ ssid: "Home\u0000Net", psk: "password1" }, "ssid", /may not contain control characters/],
+      [{ ssid: "Home Net\nnew line", psk: "password1" }, "ssid", /may not contain control characters/],
+      [{ ssid: "tab\there", psk: "password1" }, "ssid", /may not contain control characters/],
+      [{ ssid: "del\u007f", psk: "password1" }, "ssid", /may not contain control characters/],
     ];
     for (const [body, field, message] of cases) {
       const answer = await post("/api/v1/network", body);
@@ -170,6 +174,29 @@ describe("provisioning API", () => {
     expect(portal.submitted).toEqual([]);
   });
 
+  it("reads JSON only when sent as application/json, so a cross-site form cannot post it as text/plain", async () => {
+    portal = await startPortalFixture({ needsCredentials: true });
+    const choice = JSON.stringify({ ssid: "Home Net", psk: "password1" });
+    for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", undefined]) {
+      const answer = await call("/api/v1/network", { method: "POST", headers: type ? { "content-type": type } : {}, body: choice });
+      expect(answer.status, String(type)).toBe(415);
+      expect(answer.body.error, String(type)).toMatch(/must be sent as Content-Type: application\/json/);
+    }
+    const credentials = await call("/api/v1/credentials", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ part_id: "p-1", api_key_id: "k-1", api_key: "key-1" }),
+    });
+    expect(credentials.status).toBe(415);
+    expect(credentials.body.error).toBe("the request body must be sent as Content-Type: application/json, not text/plain");
+    expect(portal.submitted).toEqual([]);
+    expect(portal.savedCredentials).toEqual([]);
+    // With its charset, or in capitals, it is still JSON.
+    const accepted = await call("/api/v1/network", { method: "POST", headers: { "content-type": "Application/JSON; charset=utf-8" }, body: choice });
+    expect(accepted.status).toBe(200);
+    expect(portal.submitted).toEqual([{ ssid: "Home Net", psk: "password1" }]);
+  });
+
   it("refuses a body over the size limit without reading it all", async () => {
     portal = await startPortalFixture();
     const answer = await post("/api/v1/network", JSON.stringify({ ssid: "Home Net", psk: "x".repeat(100_000) }));
@@ -227,6 +254,17 @@ describe("portal page routes", () => {
     expect(await accepted.text()).toMatch(/class="result success"[^>]*>Saved\. The device is connecting to “Home Net”/);
     expect(portal.submitted).toEqual([{ ssid: "Home Net", psk: "password1" }]);
   });
+
+  it("takes the form only as a form posts it, with the same checks on the SSID", async () => {
+    portal = await startPortalFixture();
+    const plain = await fetch(portal.url + "/", { method: "POST", headers: { "content-type": "text/plain" }, body: "ssid=Home Net&psk=password1" });
+    expect(plain.status).toBe(415);
+    expect(await plain.text()).toContain("must be sent as Content-Type: application/x-www-form-urlencoded, not text/plain");
+    const newline = await fetch(portal.url + "/", { method: "POST", body: new URLSearchParams({ ssid: "Home\nNet", psk: "password1" }) });
+    expect(newline.status).toBe(400);
+    expect(await newline.text()).toMatch(/id="ssid-error" role="alert">The network name may not contain control characters/);
+    expect(portal.submitted).toEqual([]);
+  });
 });
 
 describe("portal driven by the network controller", () => {
@@ -262,7 +300,11 @@ describe("portal driven by the network controller", () => {
       await seam.start(session(undefined));
       const url = `http://127.0.0.1:${ports.httpPort}`;
       await expect(
-        fetch(`${url}/api/v1/network`, { method: "POST", body: JSON.stringify({ ssid: "Home Net", psk: "password1" }) }),
+        fetch(`${url}/api/v1/network`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ssid: "Home Net", psk: "password1" }),
+        }),
       ).rejects.toThrow();
       await expect(fetch(`${url}/api/v1/status`)).rejects.toThrow();
 

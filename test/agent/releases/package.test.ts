@@ -52,6 +52,14 @@ describe("npm run package", () => {
     expect(listing(join(out, "svc-agent-1.0.0-linux-amd64.tar.gz"))).toEqual(expect.arrayContaining(["svc-agent", "lib/svc-agent.mjs"]));
   });
 
+  it("puts a version manifest at the top of every artifact, naming its product, version and platform", () => {
+    for (const [name, arch] of [["svc-server", "amd64"], ["svc-server", "arm64"], ["svc-agent", "amd64"], ["svc-agent", "arm64"]]) {
+      const file = join(out, `${name}-1.0.0-linux-${arch}.tar.gz`);
+      const manifest = execFileSync("tar", ["-xzOf", file, "svc-release.json"], { encoding: "utf8" });
+      expect(JSON.parse(manifest), file).toEqual({ product: name, version: "1.0.0", platform: `linux/${arch}` });
+    }
+  });
+
   it("runs from the unpacked svc-server artifact and reports the version it was built as", () => {
     const dir = mkdtempSync(join(out, "unpacked-"));
     execFileSync("tar", ["-xzf", join(out, "svc-server-1.0.0-linux-amd64.tar.gz"), "-C", dir]);
@@ -100,6 +108,21 @@ describe("npm run package", () => {
       await store.activate("1.0.0");
       expect(existsSync(paths.currentExecutable("svc-server"))).toBe(true);
       expect(execFileSync(paths.currentExecutable("svc-server"), ["-version"], { encoding: "utf8" })).toBe("svc-server 1.0.0\n");
+
+      // The same artifact given by URL, pinned: its manifest names the version.
+      const urlStore = createVersionStore(agentPaths(mkdtempSync(join(out, "device-"))), "svc-server");
+      const artifact = index["svc-server"]!.versions["1.0.0"]!["linux/amd64"]!;
+      const byUrl = await prepareUpdate({
+        product: "svc-server",
+        index: undefined,
+        spec: `${artifact.url}#sha256=${artifact.sha256}`,
+        platform: "linux/amd64",
+        store: urlStore,
+        downloadDir: paths.downloadDir,
+        logger,
+        download: { progress: "off" },
+      });
+      expect(byUrl).toMatchObject({ kind: "ready", version: "1.0.0" });
     } finally {
       await server.close();
     }

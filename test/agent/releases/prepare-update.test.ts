@@ -1,5 +1,6 @@
-// One update step: resolve, skip what is current or installed, download + verify (+ identify for
-// a URL) and install without activating; bad marks and bad downloads never get installed.
+// One update step: resolve, skip what is current or installed, download + verify (+ read the
+// svc-release.json of a URL artifact) and install without activating; bad marks and bad
+// downloads never get installed.
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -43,10 +44,15 @@ beforeAll(async () => {
   const parsed = parseReleaseIndex(json, `${server.url}index.json`);
   expect(parsed.problems).toEqual([]);
   index = parsed.index;
-  // A plain executable, served by URL, that names its own version.
-  const plain = join(work, "served", "custom-build");
-  writeFileSync(plain, '#!/bin/sh\necho "svc-server 1.5.0-custom"\n');
-  writeFileSync(join(work, "served", "impostor"), '#!/bin/sh\necho "svc-agent 1.0.0"\n');
+  // Artifacts served by URL, naming their own version (or another product) in svc-release.json.
+  for (const [name, product, version] of [["custom-build", "svc-server", "1.5.0-custom"], ["impostor", "svc-agent", "1.0.0"]]) {
+    const tree = join(work, `tree-${name}`);
+    mkdirSync(tree, { recursive: true });
+    writeFileSync(join(tree, "svc-server"), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(tree, "svc-server"), 0o755);
+    writeFileSync(join(tree, "svc-release.json"), JSON.stringify({ product, version, platform: "linux/amd64" }));
+    execFileSync("tar", ["-czf", join(work, "served", `${name}.tar.gz`), "-C", tree, "svc-server", "svc-release.json"]);
+  }
 });
 afterAll(async () => {
   await server.close();
@@ -114,9 +120,10 @@ describe("preparing an update", () => {
     expect(readdirSync(paths.downloadDir)).toEqual([]);
   });
 
-  it("installs a URL artifact under the version it identifies itself as, and fetches that URL once", async () => {
+  it("installs a pinned URL artifact under the version its svc-release.json names, and fetches that URL once", async () => {
     const { store, options } = setup();
-    const url = `${server.url}custom-build`;
+    const file = join(work, "served", "custom-build.tar.gz");
+    const url = `${server.url}custom-build.tar.gz#sha256=${shaOf(file)}`;
     const prepared = await prepareUpdate({ ...options(url), index: undefined });
     expect(prepared).toMatchObject({ kind: "ready", version: "1.5.0-custom" });
     await store.activate("1.5.0-custom");
@@ -125,11 +132,12 @@ describe("preparing an update", () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it("refuses a URL artifact that does not identify itself as svc-server", async () => {
+  it("refuses a URL artifact whose svc-release.json names another product", async () => {
     const { store, options } = setup();
-    const prepared = await prepareUpdate({ ...options(`${server.url}impostor`), index: undefined });
+    const file = join(work, "served", "impostor.tar.gz");
+    const prepared = await prepareUpdate({ ...options(`${server.url}impostor.tar.gz#sha256=${shaOf(file)}`), index: undefined });
     expect(prepared.kind).toBe("error");
-    expect(prepared.kind === "error" && prepared.error).toMatch(/is not svc-server: asked for its version it answered --version: "svc-agent 1\.0\.0"/);
+    expect(prepared.kind === "error" && prepared.error).toMatch(/it is not svc-server: its svc-release\.json says product "svc-agent"/);
     expect(await store.installed()).toEqual([]);
   });
 

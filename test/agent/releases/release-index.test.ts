@@ -70,9 +70,25 @@ describe("version specs", () => {
     expect(classifyVersionSpec("dev")).toEqual({ kind: "channel", channel: "dev" });
     expect(classifyVersionSpec("1.2.3")).toEqual({ kind: "version", version: "1.2.3" });
     expect(classifyVersionSpec("v1.2.3-rc.1")).toEqual({ kind: "version", version: "1.2.3-rc.1" });
-    expect(classifyVersionSpec("https://example.com/svc-server")).toEqual({ kind: "url", url: "https://example.com/svc-server" });
-    expect(classifyVersionSpec("http://10.0.0.2:8000/a.tar.gz")).toMatchObject({ kind: "url" });
-    expect(classifyVersionSpec("file:///opt/builds/svc-server")).toEqual({ kind: "url", url: "file:///opt/builds/svc-server" });
+    const https = "https://example.com/svc-server";
+    expect(classifyVersionSpec(https)).toEqual({ kind: "url", url: https, source: https });
+    const pin = sha("a");
+    expect(classifyVersionSpec(`http://10.0.0.2:8000/a.tar.gz#sha256=${pin.toUpperCase()}`)).toEqual({
+      kind: "url",
+      url: "http://10.0.0.2:8000/a.tar.gz",
+      sha256: pin,
+      source: `http://10.0.0.2:8000/a.tar.gz#sha256=${pin}`,
+    });
+    expect(classifyVersionSpec(`file:///opt/builds/svc-server.tar.gz#sha256=${pin}`)).toMatchObject({ kind: "url", url: "file:///opt/builds/svc-server.tar.gz", sha256: pin });
+    expect(classifyVersionSpec(`${https}#sha256=${pin}`)).toMatchObject({ kind: "url", url: https, sha256: pin });
+    // Run as root, an artifact needs a source that vouches for it: http and file only with a pin.
+    expect(classifyVersionSpec("http://10.0.0.2:8000/a.tar.gz")).toEqual({
+      kind: "invalid",
+      reason: '"http://10.0.0.2:8000/a.tar.gz": an http URL is accepted only pinned by the artifact\'s sha256, as "http://10.0.0.2:8000/a.tar.gz#sha256=<64 hex digits>" (or served over https)',
+    });
+    expect(classifyVersionSpec("file:///opt/builds/svc-server")).toMatchObject({ kind: "invalid", reason: expect.stringContaining("a file URL is accepted only pinned") });
+    expect(classifyVersionSpec(`${https}#sha256=abc`)).toMatchObject({ kind: "invalid", reason: expect.stringContaining("#sha256=<64 hex digits>") });
+    expect(classifyVersionSpec(`${https}#top`)).toMatchObject({ kind: "invalid" });
     for (const bad of ["", "latest", "1.2", "ftp://example.com/x", "http://", "file:relative/path"]) {
       const spec = classifyVersionSpec(bad);
       expect(spec.kind, bad).toBe("invalid");
@@ -181,10 +197,19 @@ describe("resolving a version spec", () => {
     expect(resolveRelease(moved, "svc-server", "stable", "linux/amd64", bad)).toMatchObject({ ok: true, version: "1.3.0-dev.1" });
   });
 
-  it("takes a URL as an artifact with no checksum, named by the URL until it identifies itself", () => {
-    const url = "http://192.168.1.5:8000/svc-server";
-    expect(resolveRelease(undefined, "svc-server", url, "linux/amd64", none)).toEqual({ ok: true, version: url, artifact: { url }, fromUrl: true });
-    expect(resolveRelease(undefined, "svc-server", url, "linux/amd64", new Set([url]))).toMatchObject({ ok: false, markedBad: url });
+  it("takes a URL as an artifact (checked against its pin, if any), named by the URL until its svc-release.json is read", () => {
+    const https = "https://builds.example.com/svc-server.tar.gz";
+    expect(resolveRelease(undefined, "svc-server", https, "linux/amd64", none)).toEqual({ ok: true, version: https, artifact: { url: https }, fromUrl: true });
+    const url = "http://192.168.1.5:8000/svc-server.tar.gz";
+    const pinned = `${url}#sha256=${sha("d")}`;
+    expect(resolveRelease(undefined, "svc-server", pinned, "linux/amd64", none)).toEqual({
+      ok: true,
+      version: pinned,
+      artifact: { url, sha256: sha("d") },
+      fromUrl: true,
+    });
+    expect(resolveRelease(undefined, "svc-server", pinned, "linux/amd64", new Set([pinned]))).toMatchObject({ ok: false, markedBad: pinned });
+    expect(resolveRelease(undefined, "svc-server", url, "linux/amd64", none)).toMatchObject({ ok: false, reason: expect.stringContaining("only pinned") });
   });
 });
 

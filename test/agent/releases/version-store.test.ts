@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentPaths } from "../../../targets/linux/agent/agent-paths.js";
-import { createVersionStore, identifyExecutable } from "../../../targets/linux/agent/releases/index.js";
+import { createVersionStore, currentPlatform, readReleaseManifest } from "../../../targets/linux/agent/releases/index.js";
 
 let work: string;
 let artifact: string;
@@ -171,15 +171,36 @@ describe("the version store", () => {
     expect(runVersion(paths.currentExecutable("svc-server"))).toBe("svc-server 1.2.0");
   });
 
-  it("installs an artifact that names its version itself", async () => {
+  it("installs an artifact that names its version in its svc-release.json, running nothing it holds", async () => {
     const { store } = freshStore();
-    const got = await store.installIdentified(plainExecutable, (exe) => identifyExecutable(exe, "svc-server"));
+    const ran = join(work, "ran");
+    const packaged = (name: string, manifest: unknown) => {
+      const tree = join(work, `tree-${name}`);
+      mkdirSync(tree, { recursive: true });
+      writeFileSync(join(tree, "svc-server"), `#!/bin/sh\ntouch "${ran}"\necho svc-server 9.9.9\n`);
+      chmodSync(join(tree, "svc-server"), 0o755);
+      if (manifest !== undefined) writeFileSync(join(tree, "svc-release.json"), JSON.stringify(manifest));
+      const file = join(work, `${name}.tar.gz`);
+      execFileSync("tar", ["-czf", file, "-C", tree, "."]);
+      return file;
+    };
+    const read = (unpacked: string) => readReleaseManifest(unpacked, "svc-server", currentPlatform(), "the artifact");
+    const good = packaged("good", { product: "svc-server", version: "3.1.4", platform: currentPlatform() });
+    const got = await store.installIdentified(good, read);
     expect(got.version).toBe("3.1.4");
     expect(await store.installed()).toEqual(["3.1.4"]);
-    const notIt = join(work, "other");
-    writeFileSync(notIt, "#!/bin/sh\necho something-else 1.0.0\n");
-    await expect(store.installIdentified(notIt, (exe) => identifyExecutable(exe, "svc-server"))).rejects.toThrow(/is not svc-server/);
+
+    const refusals: Array<[string, RegExp]> = [
+      [plainExecutable, /has no svc-release\.json at its top/],
+      [packaged("none", undefined), /has no svc-release\.json at its top/],
+      [packaged("agent", { product: "svc-agent", version: "1.0.0", platform: currentPlatform() }), /is not svc-server: its svc-release\.json says product "svc-agent"/],
+      [packaged("nover", { product: "svc-server", version: "latest", platform: currentPlatform() }), /no semantic version \(version "latest"\)/],
+      [packaged("arch", { product: "svc-server", version: "1.0.0", platform: "linux/riscv64" }), /built for "linux\/riscv64", not for this machine/],
+      [packaged("broken", "{"), /is not a JSON object/],
+    ];
+    for (const [file, why] of refusals) await expect(store.installIdentified(file, read), file).rejects.toThrow(why);
     expect(await store.installed()).toEqual(["3.1.4"]);
+    expect(existsSync(ran)).toBe(false);
   });
 });
 

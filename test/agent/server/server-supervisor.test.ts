@@ -1,6 +1,8 @@
 // svc-server under the agent's supervisor, as real processes: the real server, and a stand-in
-// that hangs or fails on demand.
-import { mkdtempSync, rmSync, writeFileSync, chmodSync, existsSync } from "node:fs";
+// that hangs or fails on demand. A server killed outright leaves its modules running; the
+// supervisor stops them (and removes their folder) before it starts the next server.
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync, existsSync } from "node:fs";
+import * as VIAM from "@viamrobotics/sdk";
 import { tmpdir } from "node:os";
 import { PassThrough } from "node:stream";
 import { join } from "node:path";
@@ -16,6 +18,9 @@ const until = (what: string, check: () => void, timeoutMs = 20_000) =>
 import { freePort } from "../../helpers/free-port.js";
 import { distLinux } from "../../helpers/run-cli.js";
 import { createNodeClock } from "../../../targets/linux/logging/index.js";
+import { readProcess } from "../../../targets/linux/system/index.js";
+import { buildFixtureModules } from "../../helpers/module-fixtures.js";
+import { dialSdk } from "../../helpers/sdk-robot.js";
 
 const fakeServer = join(import.meta.dirname, "../../fixtures/agent/fake-server.mjs");
 
@@ -112,5 +117,52 @@ describe("the server supervisor", () => {
     await supervisor!.restart("upgrade");
     await until("both servers started in turn", () => expect(events.filter((e) => e.kind === "started").map((e) => e.kind === "started" && e.executable)).toEqual([join(dir, "svc-server-1"), second]), 20_000);
     expect(events.filter((e) => e.kind === "exited")).toEqual([]);
+  });
+
+  it("stops the modules a killed server left, and removes its folder, before it starts the next server", async () => {
+    const modules = await buildFixtureModules(["probe-module"]);
+    const temporary = join(dir, "tmp");
+    mkdirSync(temporary);
+    const real = launcher("svc-server", `exec "${process.execPath}" "${join(distLinux, "svc-server.mjs")}" "$@"`);
+    // The next server is the stand-in, which sweeps nothing itself: what is swept, the supervisor swept.
+    const standIn = launcher("svc-server-next", `exec "${fakeServer}" "$@"`);
+    let exe = real;
+    let modulePid: number | undefined;
+    try {
+      const { port, events, sink } = await setUp(() => exe, { env: { TMPDIR: temporary } });
+      writeFileSync(
+        join(dir, "machine.json"),
+        JSON.stringify({
+          network: { bind_address: `127.0.0.1:${port}` },
+          // Written without the SDK's parent watch: nothing tells it that its server died.
+          modules: [{ type: "local", name: "probe", executable_path: modules.path("probe-module"), env: { PROBE_MODE: "no-parent-channel" } }],
+          components: [{ name: "p1", api: "rdk:component:sensor", model: "test:fixture:probe" }],
+        }),
+      );
+      supervisor!.enable();
+      await until("the real server started", () => expect(events.map((e) => e.kind)).toContain("started"), 30_000);
+      const robot = await dialSdk(`http://localhost:${port}`);
+      try {
+        const p1 = new VIAM.SensorClient(robot, "p1");
+        modulePid = (await eventually(() => p1.getReadings().catch(() => undefined), "the module's readings")).pid as number;
+      } finally {
+        await robot.disconnect();
+      }
+      const folders = readdirSync(temporary).filter((name) => name.startsWith("svc-m-") && !name.endsWith(".sock"));
+      expect(folders).toHaveLength(1);
+
+      exe = standIn;
+      process.kill(supervisor!.runningPid()!, "SIGKILL");
+      await until("the stand-in started", () => expect(events.filter((e) => e.kind === "started").length).toBe(2), 30_000);
+      const gone = (pid: number) => readProcess(pid) === undefined || readProcess(pid)!.zombie;
+      await until("the module stopped", () => expect(gone(modulePid!)).toBe(true));
+      expect(readdirSync(temporary)).toEqual([]);
+      const swept = sink.entries.filter((e) => e.message.startsWith("swept what svc-server processes that are gone left behind"));
+      expect(swept).toHaveLength(1);
+      expect(swept[0]!.message).toContain(join(temporary, folders[0]!));
+    } finally {
+      if (modulePid !== undefined && readProcess(modulePid)) process.kill(modulePid, "SIGKILL");
+      modules.remove();
+    }
   });
 });

@@ -1,9 +1,14 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createReadStream } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { requireTools } from "../../helpers/system-tools.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseMachineConfig } from "../../../core/index.js";
 
@@ -23,7 +28,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 // An agent artifact whose svc-agent records its arguments under the root prefix it is given (SVC_AGENT_ROOT), and an index listing it
 // as the stable agent for both architectures.
-function publish(version: string, options: { sha256?: string } = {}): void {
+function publish(version: string, options: { sha256?: string; size?: number } = {}): void {
   const stage = join(dir, `stage-${version}`);
   mkdirSync(join(stage, "lib"), { recursive: true });
   writeFileSync(join(stage, "svc-agent"), `#!/bin/sh\necho "$*" > "$SVC_AGENT_ROOT/agent-ran-with"\necho "${version}" >> "$SVC_AGENT_ROOT/agent-ran-with"\n`, { mode: 0o755 });
@@ -32,7 +37,7 @@ function publish(version: string, options: { sha256?: string } = {}): void {
   const tar = spawnSync("tar", ["-czf", join(packages, name), "-C", stage, "."]);
   expect(tar.status).toBe(0);
   const sha256 = options.sha256 ?? createHash("sha256").update(readFileSync(join(packages, name))).digest("hex");
-  const artifact = { url: name, sha256, size: statSync(join(packages, name)).size };
+  const artifact = { url: name, sha256, size: options.size ?? statSync(join(packages, name)).size };
   const index = { agent: { channels: { stable: version }, versions: { [version]: { "linux/amd64": artifact, "linux/arm64": artifact } } } };
   writeFileSync(join(packages, "index.json"), JSON.stringify(index));
 }
@@ -101,5 +106,90 @@ describe("tools/install.sh", () => {
     const empty = install();
     expect(empty.status).toBe(1);
     expect(empty.stderr).toContain("index.json: the index has no stable agent version");
+  });
+});
+
+describe("tools/install.sh reading what it downloads", () => {
+  let servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    servers = [];
+  });
+  const listen = async (server: Server) => {
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return (server.address() as AddressInfo).port;
+  };
+  // The servers run in this process: the script must run without blocking it.
+  const installAsync = (env: Record<string, string>) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn("sh", [installSh], { env: { PATH: process.env.PATH!, HOME: dir, SVC_ROOT: root, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.once("close", (status) => resolve({ status, stderr }));
+    });
+
+  it("reads at most 4 MiB of the index and no more of the artifact than its entry's size", () => {
+    publish("1.4.0", { size: 100 });
+    const small = install();
+    expect(small.status).toBe(1);
+    expect(small.stderr).toMatch(/cannot download .*svc-agent-1\.4\.0-linux\.tar\.gz \(or it is larger than 100 bytes\)/);
+    writeFileSync(join(packages, "index.json"), " ".repeat(4 * 1024 * 1024 + 1));
+    const large = install();
+    expect(large.status).toBe(1);
+    expect(large.stderr).toMatch(/cannot download .*index\.json \(or it is larger than 4 MiB\)/);
+    expect(existsSync(join(root, "opt/svc/agent/current"))).toBe(false);
+  });
+
+  it("cuts off an index that does not say its length once it passes 4 MiB", async () => {
+    const endless = createHttpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const more = () => {
+        while (res.write(" ".repeat(64 * 1024)));
+      };
+      res.on("drain", more);
+      more();
+    });
+    const port = await listen(endless);
+    const result = await installAsync({ SVC_PACKAGE_URL: `http://127.0.0.1:${port}` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("(or it is larger than 4 MiB)");
+  });
+
+  it("installs over https, and never follows a redirect from https down to http", async () => {
+    requireTools("openssl");
+    publish("1.4.0");
+    const keyFile = join(dir, "key.pem");
+    const certFile = join(dir, "cert.pem");
+    const made = spawnSync("openssl", [
+      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+      "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=localhost",
+      "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    const serveFile = (path: string, res: import("node:http").ServerResponse) => {
+      const file = join(packages, path.replace(/^\/+/, ""));
+      if (!existsSync(file)) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-length": statSync(file).size });
+      createReadStream(file).pipe(res);
+    };
+    const plainPort = await listen(createHttpServer((req, res) => serveFile(req.url!, res)));
+    const tlsPort = await listen(
+      createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
+        if (req.url!.startsWith("/down/")) return void res.writeHead(302, { location: `http://127.0.0.1:${plainPort}/${req.url!.slice(6)}` }).end();
+        serveFile(req.url!, res);
+      }),
+    );
+    const trust = { CURL_CA_BUNDLE: certFile };
+    const down = await installAsync({ ...trust, SVC_PACKAGE_URL: `https://127.0.0.1:${tlsPort}/down` });
+    expect(down.status).toBe(1);
+    expect(down.stderr).toMatch(/cannot download https:\/\/127\.0\.0\.1:\d+\/down\/index\.json/);
+    expect(existsSync(join(root, "opt/svc/agent/current"))).toBe(false);
+    const direct = await installAsync({ ...trust, SVC_PACKAGE_URL: `https://127.0.0.1:${tlsPort}` });
+    expect(direct.stderr).toContain("svc-agent 1.4.0 is installed");
+    expect(direct.status).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { downloadHeldBack, nextDownloadFailure, type DownloadFailureRecord, type DownloadRetryRules } from "../../../../core/index.js";
 import type { AgentPaths, Product } from "../agent-paths.js";
 import { writeFileAtomic } from "../atomic-file.js";
-import { createSerialQueue } from "../serial-queue.js";
+import { createSerialQueue } from "../../system/index.js";
 
 export interface HeldDownload {
   /** Why the last attempt failed. */

@@ -2,7 +2,8 @@
 // match what was asked for. Bytes arrive in `<name>.partial`; an interrupted transfer continues
 // from where it stopped with an HTTP Range request (a server that ignores Range sends it all
 // again); a file that turns out wrong is deleted. Only a verified file gets its final name, so
-// nothing unverified ever leaves the cache.
+// nothing unverified ever leaves the cache. No download grows past its expected size (or, when
+// that is unknown, MAX_ARTIFACT_BYTES): a server sending more is cut off and the bytes deleted.
 import { createHash, type Hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
@@ -17,8 +18,10 @@ export interface DownloadOptions {
   url: string;
   /** Expected sha256 (hex); without it the file is returned with the sha256 it has. */
   sha256?: string;
-  /** Expected size in bytes, when known. */
+  /** Expected size in bytes, when known: nothing past it is accepted. */
   size?: number;
+  /** The most accepted when the size is not known. Default MAX_ARTIFACT_BYTES. */
+  maxBytes?: number;
   cacheDir: string;
   logger: Logger;
   /** "auto" (default): a bar when stderr is a terminal, log lines otherwise. */
@@ -38,6 +41,9 @@ export interface DownloadedArtifact {
   sha256: string;
   bytes: number;
 }
+
+/** The largest artifact taken when its size is not known beforehand (a URL artifact): 256 MiB. */
+export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
 
 interface Source {
   /** The bytes from `offset` on; `offset` 0 when the source starts over. */
@@ -118,6 +124,14 @@ export async function downloadArtifact(options: DownloadOptions): Promise<Downlo
   if (scheme !== "http" && scheme !== "https" && scheme !== "file") {
     throw new ReleaseError(`download ${url}: only http, https and file URLs are supported`);
   }
+  const limit = options.size ?? options.maxBytes ?? MAX_ARTIFACT_BYTES;
+  const tooLarge = async (bytes: string) => {
+    await rm(partial, { force: true });
+    const expected = options.size !== undefined ? `the ${options.size} bytes expected` : `the ${limit} bytes an artifact of unknown size may have`;
+    return new ReleaseError(`download ${url}: ${bytes} more than ${expected}; the download was deleted`, {
+      kind: options.size !== undefined ? "mismatch" : "failed",
+    });
+  };
   const name = safeName(url);
   const finalName = (sha: string) => join(cacheDir, `${sha.slice(0, 16)}-${name}`);
   const partial = join(cacheDir, `${(expected ?? sha256Of(url)).slice(0, 16)}-${name}.partial`);
@@ -170,10 +184,19 @@ export async function downloadArtifact(options: DownloadOptions): Promise<Downlo
           await startOver();
         }
         const total = source.total ?? options.size;
+        if (source.total !== undefined && source.total > limit) {
+          (source.body as { destroy?: () => void }).destroy?.();
+          throw await tooLarge(`the server offers ${source.total} bytes,`);
+        }
         const handle = await open(partial, "a");
+        let over = false;
         try {
           for await (const chunk of source.body) {
             armStall();
+            if (offset + chunk.byteLength > limit) {
+              over = true;
+              break;
+            }
             await handle.write(chunk);
             hash.update(chunk);
             offset += chunk.byteLength;
@@ -183,6 +206,7 @@ export async function downloadArtifact(options: DownloadOptions): Promise<Downlo
         } finally {
           await handle.close();
         }
+        if (over) throw await tooLarge("the server sent");
         complete = true;
       }
     } catch (e) {

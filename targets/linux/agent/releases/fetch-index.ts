@@ -1,25 +1,52 @@
 // Fetches the release index from an http, https or file URL and parses it. Whatever goes wrong
-// (unreachable, an HTTP error, a timeout, broken JSON) becomes a ReleaseError naming the URL and,
-// for JSON, the line and column.
-import { readFile } from "node:fs/promises";
-import { httpGet, type HttpAnswer } from "./http-get.js";
+// (unreachable, an HTTP error, a timeout, an answer past the size limit, broken JSON) becomes a
+// ReleaseError naming the URL and, for JSON, the line and column.
+import { open } from "node:fs/promises";
+import { BodyTooLargeError, httpGet, type HttpAnswer } from "./http-get.js";
 import { fileURLToPath } from "node:url";
 import { jsonSyntaxProblem, parseReleaseIndex, type ParsedReleaseIndex } from "../../../../core/index.js";
 import { ReleaseError, reasonOf } from "./release-error.js";
 
+/** Far more than an index of years of releases; a larger answer is refused unread. */
+export const MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
 export interface FetchIndexOptions {
   /** Gives up after this long. Default 30 s. */
   timeoutMs?: number;
+  /** Default MAX_INDEX_BYTES. */
+  maxBytes?: number;
 }
 
-async function readText(url: URL, timeoutMs: number): Promise<string> {
-  if (url.protocol === "file:") {
-    try {
-      return await readFile(fileURLToPath(url), "utf8");
-    } catch (e) {
-      throw new ReleaseError(`release index ${url.href}: cannot read: ${reasonOf(e)}`, { cause: e });
-    }
+const tooLarge = (url: URL, maxBytes: number) => new ReleaseError(`release index ${url.href}: larger than ${maxBytes} bytes; not read`);
+
+/** Reads at most `maxBytes` of a file: a device path or a fifo named by mistake must not fill memory. */
+async function readFileBounded(url: URL, maxBytes: number): Promise<string> {
+  let handle;
+  try {
+    handle = await open(fileURLToPath(url), "r");
+  } catch (e) {
+    throw new ReleaseError(`release index ${url.href}: cannot read: ${reasonOf(e)}`, { cause: e });
   }
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > maxBytes) throw tooLarge(url, maxBytes);
+    }
+    return buffer.subarray(0, size).toString("utf8");
+  } catch (e) {
+    if (e instanceof ReleaseError) throw e;
+    throw new ReleaseError(`release index ${url.href}: cannot read: ${reasonOf(e)}`, { cause: e });
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readText(url: URL, timeoutMs: number, maxBytes: number): Promise<string> {
+  if (url.protocol === "file:") return readFileBounded(url, maxBytes);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ReleaseError(`release index ${url.href}: only http, https and file URLs are supported`);
   }
@@ -35,8 +62,9 @@ async function readText(url: URL, timeoutMs: number): Promise<string> {
     throw new ReleaseError(`release index ${url.href}: the server answered HTTP ${response.status} ${response.statusText}`.trimEnd());
   }
   try {
-    return await response.text();
+    return await response.text(maxBytes);
   } catch (e) {
+    if (e instanceof BodyTooLargeError) throw tooLarge(url, maxBytes);
     throw new ReleaseError(`release index ${url.href}: the answer was cut short: ${reasonOf(e)}`, { cause: e });
   }
 }
@@ -48,7 +76,7 @@ export async function fetchReleaseIndex(url: string, options: FetchIndexOptions 
   } catch {
     throw new ReleaseError(`release index ${JSON.stringify(url)}: not a URL`);
   }
-  const text = await readText(parsedUrl, options.timeoutMs ?? 30_000);
+  const text = await readText(parsedUrl, options.timeoutMs ?? 30_000, options.maxBytes ?? MAX_INDEX_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(text);

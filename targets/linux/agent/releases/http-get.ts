@@ -1,4 +1,5 @@
-// GET over node:http and node:https, following redirects. Not the global fetch: loading it (undici
+// GET over node:http and node:https, following redirects, but never from https down to http: a
+// redirect must not take away what https vouched for. Not the global fetch: loading it (undici
 // and its WebAssembly parser) adds about 20 MB to the agent's resident memory for good.
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -11,7 +12,13 @@ export interface HttpAnswer {
   body: IncomingMessage;
   /** Drops the body (and the connection) unread. */
   cancel(): void;
-  text(): Promise<string>;
+  /** The whole body as UTF-8; fails, dropping the connection, once it passes `maxBytes`. */
+  text(maxBytes: number): Promise<string>;
+}
+
+/** The body was larger than the reader takes. */
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
 }
 
 export interface HttpGetOptions {
@@ -33,7 +40,16 @@ export function httpGet(url: string | URL, options: HttpGetOptions = {}): Promis
         res.resume();
         const left = options.maxRedirects ?? 5;
         if (left <= 0) return reject(new Error(`too many redirects (last to ${location})`));
-        httpGet(new URL(location, target), { ...options, maxRedirects: left - 1 }).then(resolve, reject);
+        let next: URL;
+        try {
+          next = new URL(location, target);
+        } catch {
+          return reject(new Error(`redirected to ${JSON.stringify(location)}, which is not a URL`));
+        }
+        if (target.protocol === "https:" && next.protocol !== "https:") {
+          return reject(new Error(`refused the redirect from ${target.href} to ${next.href}: it leaves https`));
+        }
+        httpGet(next, { ...options, maxRedirects: left - 1 }).then(resolve, reject);
         return;
       }
       resolve({
@@ -45,12 +61,25 @@ export function httpGet(url: string | URL, options: HttpGetOptions = {}): Promis
         },
         body: res,
         cancel: () => res.destroy(),
-        text: async () => {
-          let text = "";
-          res.setEncoding("utf8");
-          for await (const chunk of res) text += chunk as string;
+        text: async (maxBytes) => {
+          const declared = Number(res.headers["content-length"]);
+          const tooLarge = () => new BodyTooLargeError(`the answer is larger than ${maxBytes} bytes`);
+          if (declared > maxBytes) {
+            res.destroy();
+            throw tooLarge();
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          for await (const chunk of res) {
+            size += (chunk as Buffer).length;
+            if (size > maxBytes) {
+              res.destroy();
+              throw tooLarge();
+            }
+            chunks.push(chunk as Buffer);
+          }
           if (!res.complete) throw new Error("the connection closed before the whole answer arrived");
-          return text;
+          return Buffer.concat(chunks).toString("utf8");
         },
       });
     });

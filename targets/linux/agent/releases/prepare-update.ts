@@ -1,14 +1,14 @@
 // One update step, everything but the switch: resolve what the version spec asks for, and unless
 // that is already what runs or already installed, download it, verify it (and for a URL artifact
-// have it identify itself) and install it beside the current version. Activation, and when it may
-// happen, are the caller's decision. An index entry whose artifact did not match it is not
-// downloaded again until its backoff has passed (see download-failures.ts).
+// read what it is from its svc-release.json) and install it beside the current version.
+// Activation, and when it may happen, are the caller's decision. An index entry whose artifact
+// did not match it is not downloaded again until its backoff has passed (see download-failures.ts).
 import { rm } from "node:fs/promises";
 import { resolveRelease, type Logger, type ReleaseIndex } from "../../../../core/index.js";
 import type { Product } from "../agent-paths.js";
 import { downloadArtifact, type DownloadedArtifact, type DownloadOptions } from "./download.js";
 import type { DownloadFailures } from "./download-failures.js";
-import { identifyExecutable } from "./identify.js";
+import { readReleaseManifest } from "./release-manifest.js";
 import { ReleaseError, reasonOf } from "./release-error.js";
 import type { VersionStore } from "./version-store.js";
 
@@ -25,8 +25,7 @@ export interface PrepareUpdateOptions {
   downloadDir: string;
   logger: Logger;
   /** Download tuning (progress, attempts, timeouts). */
-  download?: Pick<DownloadOptions, "progress" | "terminal" | "attempts" | "retryDelayMs" | "stallTimeoutMs">;
-  identifyTimeoutMs?: number;
+  download?: Pick<DownloadOptions, "progress" | "terminal" | "attempts" | "retryDelayMs" | "stallTimeoutMs" | "maxBytes">;
   /** Entries whose artifact did not match them, and when they may be tried again. */
   failures?: DownloadFailures;
 }
@@ -51,9 +50,11 @@ export async function prepareUpdate(options: PrepareUpdateOptions): Promise<Prep
       return { kind: "error", error: resolved.reason };
     }
     let version = resolved.version;
+    // A URL artifact (with its pin) is named by its source until it is read.
+    const source = resolved.version;
     if (resolved.fromUrl) {
       // A URL is fetched once; the version it turned out to be stands for it afterwards.
-      const known = await store.sourceVersion(resolved.artifact.url);
+      const known = await store.sourceVersion(source);
       if (known !== undefined && (await store.installed()).includes(known)) version = known;
     }
     if (version === current) return { kind: "upToDate", version: current };
@@ -87,13 +88,16 @@ export async function prepareUpdate(options: PrepareUpdateOptions): Promise<Prep
         logger.info(`installed ${product} ${version} (sha256 ${downloaded.sha256} verified)`, { versionDir });
         return { kind: "ready", version, versionDir };
       }
-      const installed = await store.installIdentified(downloaded.file, (exe) =>
-        identifyExecutable(exe, product, { timeoutMs: options.identifyTimeoutMs }),
+      const installed = await store.installIdentified(downloaded.file, (unpacked) =>
+        readReleaseManifest(unpacked, product, options.platform, resolved.artifact.url),
       );
-      await store.recordSource(resolved.artifact.url, installed.version);
+      await store.recordSource(source, installed.version);
       if (bad.has(installed.version)) return { kind: "upToDate", version: current, reason: `${product} ${installed.version} is marked bad` };
       if (installed.version === current) return { kind: "upToDate", version: current };
-      logger.info(`installed ${product} ${installed.version} from ${resolved.artifact.url} (it identified itself)`, { versionDir: installed.versionDir });
+      const how = sha256 === undefined ? "over https" : `sha256 ${sha256} verified`;
+      logger.info(`installed ${product} ${installed.version} from ${resolved.artifact.url} (${how}; its svc-release.json names the version)`, {
+        versionDir: installed.versionDir,
+      });
       return { kind: "ready", ...installed };
     } finally {
       // The installed folder is the lasting copy; the download has served its purpose.

@@ -16,7 +16,7 @@ import { compareVersionTexts, parseSemver } from "../../../../core/index.js";
 import { EXECUTABLE_NAMES, type AgentPaths, type Product } from "../agent-paths.js";
 import { ReleaseError, reasonOf } from "./release-error.js";
 import { TEMPORARY_MARK, syncDirectory, temporaryOwner, temporaryPath, writeFileAtomic } from "../atomic-file.js";
-import { createSerialQueue } from "../serial-queue.js";
+import { createSerialQueue } from "../../system/index.js";
 
 const run = promisify(execFile);
 
@@ -38,8 +38,8 @@ export interface VersionStore {
   versionDir(version: string): string;
   /** Unpacks a .tar.gz (or takes a single executable) as `version`; returns its folder. Does not activate. */
   install(version: string, artifactFile: string): Promise<string>;
-  /** Like install, for an artifact that names its version itself once unpacked (`identify` runs its executable). */
-  installIdentified(artifactFile: string, identify: (executable: string) => Promise<string>): Promise<{ version: string; versionDir: string }>;
+  /** Like install, for an artifact that names its version itself once unpacked (`identify` reads the unpacked folder). */
+  installIdentified(artifactFile: string, identify: (unpacked: string) => Promise<string>): Promise<{ version: string; versionDir: string }>;
   /** Makes `version` current; the version current until now becomes previous. */
   activate(version: string): Promise<void>;
   current(): Promise<string | undefined>;
@@ -243,7 +243,7 @@ export function createVersionStore(paths: AgentPaths, product: Product, options:
       await unpackInto(staging, artifactFile);
       let version: string;
       try {
-        version = await identify(join(staging, executableName));
+        version = await identify(staging);
         checkVersion(version);
       } catch (e) {
         await rm(staging, { recursive: true, force: true });

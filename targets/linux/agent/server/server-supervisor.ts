@@ -4,9 +4,11 @@
 // Upgrades and rollbacks ask it to restart with whatever `current` points at now. Everything it
 // sees is reported as events; the update manager judges new versions from them, and the
 // supervisor waits for that judgement before it starts a server again: a version that failed its
-// probation is rolled back first instead of being started once more.
+// probation is rolled back first instead of being started once more. Before each start, what a
+// server that died left (its modules' process groups and folders) is stopped and removed.
 import type { Logger } from "../../../../core/index.js";
 import { createRestartBackoff } from "../../modules/restart-backoff.js";
+import { sweepModuleFolders, temporaryFolderOf } from "../../system/index.js";
 import { fetchRestartStatus } from "./restart-status.js";
 import { describeServerExit, startServerProcess, type ServerProcess } from "./server-process.js";
 
@@ -93,6 +95,10 @@ export function createServerSupervisor(options: ServerSupervisorOptions): Server
     });
 
   async function runOnce(executable: string): Promise<void> {
+    // The server keeps its module folders in its temporary folder: the one its environment names.
+    await sweepModuleFolders({ base: temporaryFolderOf(options.env ?? process.env), logger: log }).catch((error: Error) =>
+      log.error(`cannot sweep what an earlier svc-server left: ${error.message}`),
+    );
     const startedAt = Date.now();
     const server = startServerProcess({
       executable,

@@ -11,7 +11,7 @@ import { fetchRestartStatus } from "../server/restart-status.js";
 import type { ServerEndpoint } from "../server/server-endpoint.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
 import { reasonOf } from "../releases/index.js";
-import { createSerialQueue } from "../serial-queue.js";
+import { createSerialQueue } from "../../system/index.js";
 import { createServerProbation } from "./server-probation.js";
 import type { UpdateState, UpdateStateFile } from "./update-state.js";
 

@@ -30,6 +30,7 @@ export const PORTAL_SCRIPT = `(function () {
     if (ssid.length === 0) return { field: "ssid", error: "Enter the network name (SSID)." };
     var bytes = utf8Length(ssid);
     if (bytes > 32) return { field: "ssid", error: "The network name is " + bytes + " bytes long; at most 32 are allowed." };
+    if (/[\\u0000-\\u001f\\u007f-\\u009f]/.test(ssid)) return { field: "ssid", error: "The network name may not contain control characters (such as a line break or NUL)." };
     var seen = data.networks.filter(function (n) { return n.ssid === ssid; })[0];
     if (seen && seen.security === "wpa-eap") return { field: "ssid", error: "\\u201c" + ssid + "\\u201d uses enterprise (802.1X) sign-in, which this page cannot set up." };
     if (psk.length === 0) {

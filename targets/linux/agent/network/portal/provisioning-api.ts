@@ -3,7 +3,7 @@
 // `{ "ok": false, "error": ..., "field"?: ... }` with a 4xx status, never as a dropped connection.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ActionOutcome, ProvisioningActions } from "./provisioning-actions.js";
-import { RequestBodyError, parseJsonObject, readBody, stringField } from "./request-body.js";
+import { RequestBodyError, parseJsonObject, readBody, requireMediaType, stringField } from "./request-body.js";
 
 export const API_PREFIX = "/api/v1/";
 /** Larger than any honest request (an SSID, a password and three credentials). */
@@ -34,7 +34,9 @@ function sendOutcome(res: ServerResponse, outcome: ActionOutcome): void {
   else sendJson(res, outcome.status, { ok: false, error: outcome.error, ...(outcome.field ? { field: outcome.field } : {}) });
 }
 
+/** The JSON object a request carries; only `application/json` is read (see request-body.ts). */
 async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  requireMediaType(req, "application/json");
   return parseJsonObject(await readBody(req, API_BODY_LIMIT));
 }
 

@@ -22,6 +22,9 @@ export interface InputProblem {
 }
 
 const MAX_SSID_BYTES = 32;
+// C0 controls, DEL and C1 controls: a NUL cuts the name short in C code downstream, a line break
+// splits a line of a profile or a log; no real network is named with them.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const HEX_64 = /^[0-9a-fA-F]{64}$/;
 const CREDENTIAL_TEXT = /^[\x21-\x7e]+$/;
@@ -40,6 +43,9 @@ export function networkChoiceProblem(choice: NetworkChoice, visible: readonly Ac
   if (ssid.length === 0) return { field: "ssid", error: "Enter the network name (SSID)." };
   if (utf8Length(ssid) > MAX_SSID_BYTES) {
     return { field: "ssid", error: `The network name is ${utf8Length(ssid)} bytes long; at most ${MAX_SSID_BYTES} are allowed.` };
+  }
+  if (CONTROL_CHARACTER.test(ssid)) {
+    return { field: "ssid", error: "The network name may not contain control characters (such as a line break or NUL)." };
   }
   const seen = visible.find((ap) => ap.ssid === ssid);
   if (seen?.security === "wpa-eap") {

@@ -13,7 +13,7 @@ import { PORTAL_SCRIPT } from "./portal-script.js";
 import { createProvisioningActions, type SubmitResult } from "./provisioning-actions.js";
 import { API_BODY_LIMIT, API_PREFIX, createProvisioningApi, sendJson } from "./provisioning-api.js";
 import type { MachineCredentials, NetworkChoice } from "./provisioning-input.js";
-import { RequestBodyError, parseFormBody, readBody } from "./request-body.js";
+import { RequestBodyError, parseFormBody, readBody, requireMediaType } from "./request-body.js";
 
 /** The URLs phones and computers fetch to detect a captive portal; all answered with the page. */
 export const CAPTIVE_PROBE_PATHS = [
@@ -101,10 +101,11 @@ export function createProvisioningPortal(options: ProvisioningPortalOptions): Pr
     res.end(req.method === "HEAD" ? undefined : html);
   }
 
-  /** The form posted without JavaScript: same checks and outcome, answered with the page. */
+  /** The form posted without JavaScript (as a form posts: urlencoded): same checks and outcome, answered with the page. */
   async function postForm(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let form: Record<string, string>;
     try {
+      requireMediaType(req, "application/x-www-form-urlencoded");
       form = parseFormBody(await readBody(req, API_BODY_LIMIT));
     } catch (err) {
       if (!(err instanceof RequestBodyError)) throw err;

@@ -1,11 +1,14 @@
 // Reads a request body with a size limit, and turns JSON or form bodies into plain records with
-// errors that say where the body went wrong.
+// errors that say where the body went wrong. A body is read only when it says it is what the
+// endpoint takes: JSON as `application/json`, which a page on another site cannot send without
+// the browser asking first (a CORS preflight this server never grants), so a cross-site form
+// cannot reach the JSON endpoints with a `text/plain` body that happens to be JSON.
 import { jsonSyntaxProblem } from "../../../../../core/index.js";
 import type { IncomingMessage } from "node:http";
 
 export class RequestBodyError extends Error {
   constructor(
-    readonly status: 400 | 413,
+    readonly status: 400 | 413 | 415,
     message: string,
     /** The body field at fault, when one is. */
     readonly field?: string,
@@ -13,6 +16,19 @@ export class RequestBodyError extends Error {
     super(message);
     this.name = "RequestBodyError";
   }
+}
+
+/** The media type of the request's body, lower case, without parameters ("" when not given). */
+export function mediaTypeOf(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** Refuses (415, unread) a body that is not of the media type the endpoint takes. */
+export function requireMediaType(req: IncomingMessage, wanted: string): void {
+  const given = mediaTypeOf(req);
+  if (given === wanted) return;
+  req.resume();
+  throw new RequestBodyError(415, `the request body must be sent as Content-Type: ${wanted}${given ? `, not ${given}` : " (none was given)"}`);
 }
 
 /** Reads the whole body as UTF-8; stops reading and fails with 413 past `limit` bytes. */
