@@ -2,10 +2,15 @@
 // feeds the machine's HTTP exchange, the clock is the device's (Date.now and Moddable's Timer),
 // the IO is `device.io` through hal/mcu, and log entries go to `trace`. The firmware's main.js
 // imports the host modules and hands them in, so this file builds with the neutral bundle.
+// A request's head decides, before its body arrives, whether it may go on and how much body is
+// kept (http-exchange.ts); bytes past that are read and dropped. API keys need the platform's
+// secure random bytes, and since a device serves plain HTTP and no caller is on the device
+// itself, credentials are taken only when the firmware says so (`allowInsecureCreds`): without
+// either, a configuration with keys is refused whole instead of locking everyone out.
 import type { Clock, LogSink } from "../../core/index.js";
 import type { PinSpecifier } from "../../hal/io.js";
 import { createModdableIO, type ModdableIOClasses } from "../../hal/mcu/index.js";
-import { createHttpExchange, type HttpCall, type HttpResponse } from "./http-exchange.js";
+import { createHttpExchange, type HttpArrival, type HttpCall, type HttpResponse } from "./http-exchange.js";
 import { createMcuMachine, type ConfigReport, type McuMachine } from "./mcu-machine.js";
 
 /** Moddable's `timer` module. */
@@ -23,10 +28,10 @@ interface HttpConnection {
 }
 
 interface RouteState {
-  method: string;
-  path: string;
-  headers: Map<string, string>;
+  arrival?: HttpArrival;
   chunks: Uint8Array[];
+  /** Body bytes read so far, kept or not. */
+  size: number;
   call?: HttpCall;
   answer?: HttpResponse;
   sent: number;
@@ -51,6 +56,17 @@ export interface DeviceOptions {
   /** Accept PUT /svc/config, and keep each configuration that was used. */
   saveConfig?: (text: string) => void;
   random?: () => number;
+  /**
+   * `count` bytes from the platform's secure random source (on an ESP32, esp_random with the
+   * radio on), for access tokens. Without it a configuration with API keys is refused.
+   */
+  randomBytes?: (count: number) => Uint8Array;
+  /** Take API keys and tokens over plain HTTP (every caller is on the network). Default false. */
+  allowInsecureCreds?: boolean;
+  /** Names the device answers to (its mDNS name), which a key without an id may be named by. */
+  hostNames?: readonly string[];
+  /** How long a token is good for. Default one hour. */
+  tokenTtlMs?: number;
 }
 
 export interface Device {
@@ -91,7 +107,23 @@ function joined(chunks: readonly Uint8Array[]): Uint8Array {
 export function startDevice(options: DeviceOptions): Device {
   const clock = deviceClock(options.Timer);
   const io = createModdableIO(options.io, { pins: options.pins });
-  const machine = createMcuMachine({ clock, random: options.random ?? Math.random, ioForBoard: () => io, sink: traceSink(options.trace) });
+  const port = options.port ?? 80;
+  const machine = createMcuMachine({
+    clock,
+    random: options.random ?? Math.random,
+    randomBytes: options.randomBytes,
+    apiKeys: {
+      port,
+      hostNames: options.hostNames,
+      tokenTtlMs: options.tokenTtlMs,
+      allowInsecureCreds: options.allowInsecureCreds,
+      unavailable: options.allowInsecureCreds
+        ? undefined
+        : "svc-mcu serves plain HTTP and this device was not started with allowInsecureCreds, so no API key or token could be taken over it",
+    },
+    ioForBoard: () => io,
+    sink: traceSink(options.trace),
+  });
   const save = options.saveConfig;
   const applyConfig = save
     ? (text: string): Promise<ConfigReport> =>
@@ -100,32 +132,32 @@ export function startDevice(options: DeviceOptions): Device {
           return report;
         })
     : undefined;
-  const exchange = createHttpExchange({ serve: machine.serve, clock, applyConfig });
+  const exchange = createHttpExchange({ serve: machine.serve, clock, applyConfig, auth: machine.auth });
   void machine.applyConfig(options.config);
 
   const server = new options.HTTPServer({
     io: options.Listener,
-    port: options.port ?? 80,
+    port,
     onConnect(connection: { accept(route: object): void }) {
-      const state: RouteState = { method: "", path: "", headers: new Map(), chunks: [], sent: 0 };
+      const state: RouteState = { chunks: [], size: 0, sent: 0 };
       connection.accept({
         onRequest(this: HttpConnection, request: { method: string; path: string; headers: Map<string, string> }) {
-          state.method = request.method;
-          state.path = request.path;
-          state.headers = request.headers;
+          const headers = request.headers;
+          // The HTTP server does not say who the peer is: "" (unknown) is never taken for this device itself.
+          state.arrival = exchange.open({ method: request.method, path: request.path, header: (name) => headers.get(name), peer: "" });
         },
         onReadable(this: HttpConnection, count: number) {
+          // Read everything (the connection must drain), keep only what the limit allows.
           const data = this.read(count);
-          if (data) state.chunks.push(new Uint8Array(data));
+          if (!data) return;
+          state.size += data.byteLength;
+          if (state.size <= (state.arrival?.limit ?? 0)) state.chunks.push(new Uint8Array(data));
+          else state.chunks = [];
         },
         onResponse(this: HttpConnection, response: { status: number; headers: Map<string, string> }) {
           // The answer may take a while (a motor's GoFor): respond once it is ready.
-          const call = exchange.handle({
-            method: state.method,
-            path: state.path,
-            header: (name) => state.headers.get(name),
-            body: joined(state.chunks),
-          });
+          const arrival = state.arrival!;
+          const call = arrival.finish(state.size <= arrival.limit ? joined(state.chunks) : undefined);
           state.call = call;
           void call.done.then((answer) => {
             state.answer = answer;

@@ -1,11 +1,13 @@
 // The bytes a host shim and the XS side exchange, one command and one reply at a time. The shim
-// only moves HTTP requests in and responses out and tells the time; everything above the socket
-// runs in XS. Shared by both sides, so the format is written down once.
+// only moves HTTP requests in and responses out, tells the time and hands over random bytes (XS
+// has no secure source of its own); everything above the socket runs in XS. Shared by both sides, so the format is written down once.
 //
 // Command: u8 kind, f64 now (ms), then
 //   config:  u32 id, the configuration text (UTF-8, to the end); answered like a request, with
 //            the JSON report of what became of it
-//   request: u32 id, str method, str path, str headers ("name: value\n" lines), body (to the end)
+//   request: u32 id, str method, str path, str headers ("name: value\n" lines), str peer (the
+//            client's address, "" unknown), u8 flags (1: the body went past the limit and was
+//            dropped), sized entropy (random bytes from the host, for tokens), body (to the end)
 //   tick:    nothing
 //   cancel:  u32 id
 // Reply: f64 next timer due (NaN: none), u32 calls still running, u32 n, n times
@@ -20,7 +22,21 @@ export const COMMAND_CANCEL = 4;
 
 export type HostCommand =
   | { kind: typeof COMMAND_CONFIG; now: number; id: number; text: string }
-  | { kind: typeof COMMAND_REQUEST; now: number; id: number; method: string; path: string; headers: Array<[string, string]>; body: Uint8Array }
+  | {
+      kind: typeof COMMAND_REQUEST;
+      now: number;
+      id: number;
+      method: string;
+      path: string;
+      headers: Array<[string, string]>;
+      body: Uint8Array;
+      /** The client's address; "" when unknown (the default). */
+      peer?: string;
+      /** The body went past the request's limit and was dropped (`body` is then empty). */
+      bodyDropped?: boolean;
+      /** Fresh random bytes from the host's secure source, for the XS side's tokens. */
+      entropy?: Uint8Array;
+    }
   | { kind: typeof COMMAND_TICK; now: number }
   | { kind: typeof COMMAND_CANCEL; now: number; id: number };
 
@@ -145,6 +161,9 @@ export function encodeCommand(command: HostCommand): Uint8Array {
       b.str(command.method);
       b.str(command.path);
       b.str(headerText(command.headers));
+      b.str(command.peer ?? "");
+      b.u8(command.bodyDropped ? 1 : 0);
+      b.sized(command.entropy ?? new Uint8Array(0));
       b.raw(command.body);
       break;
     case COMMAND_CANCEL:
@@ -166,7 +185,10 @@ export function decodeCommand(bytes: Uint8Array): HostCommand {
       const method = p.str();
       const path = p.str();
       const headers = headerList(p.str());
-      return { kind, now, id, method, path, headers, body: p.rest().slice() };
+      const peer = p.str();
+      const bodyDropped = (p.u8() & 1) === 1;
+      const entropy = p.sized().slice();
+      return { kind, now, id, method, path, headers, peer, bodyDropped, entropy, body: p.rest().slice() };
     }
     case COMMAND_TICK:
       return { kind, now };

@@ -1,65 +1,39 @@
 // HTTP as the MCU speaks it, above whatever moves the bytes (Moddable's HTTP server on a device,
-// the Node shim on a host): gRPC-web POSTs go to the machine's dispatcher with their session and
-// deadline, CORS lets browser clients in, and an optional route takes a new configuration.
-// Everything else is a plain 404, 405 or 415.
+// the Node shim on a host), in two steps so nothing is kept that will not be used. From a
+// request's head alone the exchange decides who may call (a token when API keys are configured)
+// and how many body bytes to read (body-limits.ts); the transport then reads at most that and
+// hands the body over, or says it went past. gRPC-web POSTs go to the machine's dispatcher with
+// their session and deadline, CORS lets browser clients in, and an optional route takes a new
+// configuration. Everything else is a plain 404, 405 or 415.
 import { Code, type Clock } from "../../core/index.js";
-import { decodeUtf8, encodeUtf8 } from "../../core/rpc/codec/index.js";
-import type { DispatchedCall, DispatchRequest } from "../../core/rpc/dispatch/index.js";
+import { responseBody, type DispatchedCall, type DispatchRequest } from "../../core/rpc/dispatch/index.js";
+import { AUTHENTICATE_PATH, type ApiKeyGate, type Refusal } from "./api-key-gate.js";
+import { CONFIG_ROUTE, MAX_GRPC_WEB_BODY_BYTES, mediaTypeOf, routeOf } from "./body-limits.js";
+import { openConfigRoute } from "./config-route.js";
+import { createCorsHeaders } from "./cors-headers.js";
+import { accepting, answer, answered, text, type HttpArrival, type HttpCall, type HttpHead, type HttpRequest } from "./http-arrival.js";
 import type { ConfigReport } from "./mcu-machine.js";
 
-export interface HttpRequest {
-  method: string;
-  /** The request target, query included. */
-  path: string;
-  /** A request header by its lower-case name. */
-  header(name: string): string | undefined;
-  body: Uint8Array;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Array<[string, string]>;
-  body: Uint8Array;
-}
-
-export interface HttpCall {
-  readonly done: Promise<HttpResponse>;
-  /** The client went away. */
-  cancel(): void;
-}
+export { CONFIG_ROUTE };
+export type { HttpArrival, HttpCall, HttpHead, HttpRequest, HttpResponse } from "./http-arrival.js";
 
 export interface HttpExchangeOptions {
   serve(request: DispatchRequest): DispatchedCall;
   clock: Clock;
   /** Takes a new configuration's text (PUT /svc/config); the route is absent without it. */
   applyConfig?: (text: string) => Promise<ConfigReport>;
+  /** Who may call (the machine's `auth`); everyone when absent. */
+  auth?: ApiKeyGate;
   /** Origins browsers may call from, exactly as they send them; any when absent. */
   allowedOrigins?: readonly string[];
 }
 
 export interface HttpExchange {
+  /** A request's head is in: decides what may follow. */
+  open(head: HttpHead): HttpArrival;
+  /** `open`, then `finish` with the whole body (past the limit counts as dropped). */
   handle(request: HttpRequest): HttpCall;
 }
-
-/** Where a new configuration can be PUT, when the exchange accepts one. */
-export const CONFIG_ROUTE = "/svc/config";
-
-// The protocol headers of gRPC-web and Connect, and what the Viam SDKs add.
-const allowHeaders = [
-  "content-type",
-  "connect-protocol-version",
-  "connect-timeout-ms",
-  "grpc-timeout",
-  "x-grpc-web",
-  "x-user-agent",
-  "authorization",
-  "viam-sid",
-  "rpc-host",
-  "key_id",
-  "key",
-  "viam_client",
-].join(", ");
-const exposeHeaders = "grpc-status, grpc-message, grpc-status-details-bin";
 
 const timeoutUnits: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 0.001, n: 0.000001 };
 
@@ -70,87 +44,67 @@ export function grpcTimeoutMs(value: string | undefined): number | undefined {
   return match ? Number(match[1]) * timeoutUnits[match[2]!]! : undefined;
 }
 
-function text(status: number, message: string, headers: Array<[string, string]> = []): HttpCall {
-  const response = { status, headers: [["content-type", "text/plain; charset=utf-8"], ...headers] as Array<[string, string]>, body: encodeUtf8(`${message}\n`) };
-  return { done: Promise.resolve(response), cancel: () => {} };
-}
-
 export function createHttpExchange(options: HttpExchangeOptions): HttpExchange {
-  const { clock } = options;
-  const origins = options.allowedOrigins ? new Set(options.allowedOrigins) : undefined;
+  const { clock, auth } = options;
+  const cors = createCorsHeaders(options.allowedOrigins);
 
-  function cors(request: HttpRequest, preflight: boolean): Array<[string, string]> {
-    const origin = request.header("origin");
-    if (origin === undefined || (origins !== undefined && !origins.has(origin))) return [];
-    const headers: Array<[string, string]> = [
-      ["access-control-allow-origin", origin],
-      ["access-control-allow-credentials", "true"],
-      ["vary", "Origin"],
-    ];
-    if (!preflight) headers.push(["access-control-expose-headers", exposeHeaders]);
-    else {
-      headers.push(["access-control-allow-methods", "POST, GET, PUT, OPTIONS"], ["access-control-allow-headers", allowHeaders], ["access-control-max-age", "7200"]);
-      if (request.header("access-control-request-private-network") === "true") headers.push(["access-control-allow-private-network", "true"]);
-    }
-    return headers;
+  /** Why this caller may not go on (no or bad token when keys are configured), or undefined. */
+  function refusalOf(head: HttpHead): Refusal | undefined {
+    return auth?.required ? auth.check(head.header("authorization"), head.peer) : undefined;
   }
 
-  function grpcWeb(request: HttpRequest, path: string, contentType: string): HttpCall {
-    const call = options.serve({ path, body: request.body, sessionId: request.header("viam-sid") ?? "" });
-    const timeout = grpcTimeoutMs(request.header("grpc-timeout"));
+  function grpcStatus(head: HttpHead, contentType: string, code: Code, message: string): HttpCall {
+    return answer(200, [["content-type", contentType], ...cors(head, false)], responseBody(undefined, code, message));
+  }
+
+  function grpcWeb(head: HttpHead, path: string, contentType: string, body: Uint8Array): HttpCall {
+    const call = options.serve({ path, body, sessionId: head.header("viam-sid") ?? "" });
+    const timeout = grpcTimeoutMs(head.header("grpc-timeout"));
     const timer = timeout === undefined ? undefined : clock.setTimeout(() => call.cancel(Code.DeadlineExceeded, "the call's deadline passed"), timeout);
-    const headers: Array<[string, string]> = [["content-type", contentType], ...cors(request, false)];
+    const headers: Array<[string, string]> = [["content-type", contentType], ...cors(head, false)];
     return {
-      done: call.done.then((body) => {
+      done: call.done.then((bytes) => {
         if (timer !== undefined) clock.clearTimeout(timer);
-        return { status: 200, headers, body };
+        return { status: 200, headers, body: bytes };
       }),
       cancel: () => call.cancel(),
     };
   }
 
-  function putConfig(request: HttpRequest, apply: (text: string) => Promise<ConfigReport>): HttpCall {
-    let configText: string;
-    try {
-      configText = decodeUtf8(request.body);
-    } catch {
-      return text(400, "the configuration is not UTF-8 text");
+  function openGrpcWeb(head: HttpHead, path: string, contentType: string): HttpArrival {
+    if (head.method !== "POST") return answered(text(405, "gRPC-web calls are POSTs", [["allow", "POST"]]));
+    if (contentType !== "application/grpc-web" && contentType !== "application/grpc-web+proto") {
+      return answered(text(415, `${contentType} is not served: send application/grpc-web+proto`));
     }
-    const headers: Array<[string, string]> = [["content-type", "application/json"], ...cors(request, false)];
-    return {
-      done: apply(configText).then((report) => ({
-        status: report.outcome === "refused" ? 422 : 200,
-        headers,
-        body: encodeUtf8(JSON.stringify(report)),
-      })),
-      cancel: () => {},
-    };
+    // Authenticate is the one call without a token, but its credentials obey the plaintext rule.
+    const refusal = path === AUTHENTICATE_PATH ? (auth?.required ? auth.credentialsProblem(head.peer) : undefined) : refusalOf(head);
+    if (refusal) return answered(grpcStatus(head, contentType, refusal.code, refusal.message));
+    return accepting(
+      MAX_GRPC_WEB_BODY_BYTES,
+      (body) => grpcWeb(head, path, contentType, body),
+      () => grpcStatus(head, contentType, Code.ResourceExhausted, `the request body is larger than ${MAX_GRPC_WEB_BODY_BYTES} bytes, the most svc-mcu reads for a call`),
+    );
+  }
+
+  function open(head: HttpHead): HttpArrival {
+    const path = routeOf(head.path);
+    if (head.method === "OPTIONS") {
+      const preflight = head.header("access-control-request-method") !== undefined;
+      return answered(answer(204, cors(head, preflight), new Uint8Array(0)));
+    }
+    if (path === CONFIG_ROUTE && options.applyConfig) {
+      return openConfigRoute(head, { apply: options.applyConfig, refusal: head.method === "PUT" ? refusalOf(head) : undefined, cors: cors(head, false) });
+    }
+    const contentType = mediaTypeOf(head.header("content-type"));
+    if (contentType.startsWith("application/grpc-web")) return openGrpcWeb(head, path, contentType);
+    if (contentType.startsWith("application/grpc") || contentType.startsWith("application/connect") || contentType === "application/proto") {
+      return answered(text(415, `${contentType} is not served: the MCU speaks gRPC-web (application/grpc-web+proto)`));
+    }
+    return answered(text(404, `nothing at ${path}: the MCU serves gRPC-web calls`));
   }
 
   return {
-    handle(request) {
-      const query = request.path.indexOf("?");
-      const path = query < 0 ? request.path : request.path.slice(0, query);
-      if (request.method === "OPTIONS") {
-        const preflight = request.header("access-control-request-method") !== undefined;
-        return { done: Promise.resolve({ status: 204, headers: cors(request, preflight), body: new Uint8Array(0) }), cancel: () => {} };
-      }
-      if (path === CONFIG_ROUTE && options.applyConfig) {
-        if (request.method !== "PUT") return text(405, `${CONFIG_ROUTE} takes PUT`, [["allow", "PUT"]]);
-        return putConfig(request, options.applyConfig);
-      }
-      const contentType = (request.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-      if (contentType.startsWith("application/grpc-web")) {
-        if (request.method !== "POST") return text(405, "gRPC-web calls are POSTs", [["allow", "POST"]]);
-        if (contentType !== "application/grpc-web" && contentType !== "application/grpc-web+proto") {
-          return text(415, `${contentType} is not served: send application/grpc-web+proto`);
-        }
-        return grpcWeb(request, path, contentType);
-      }
-      if (contentType.startsWith("application/grpc") || contentType.startsWith("application/connect") || contentType === "application/proto") {
-        return text(415, `${contentType} is not served: the MCU speaks gRPC-web (application/grpc-web+proto)`);
-      }
-      return text(404, `nothing at ${path}: the MCU serves gRPC-web calls`);
-    },
+    open,
+    handle: (request) => open(request).finish(request.body),
   };
 }

@@ -1,7 +1,9 @@
 // The machine on a microcontroller: the same core as svc-server (configuration, log rules, the
 // resource graph, the built-in models) behind the transport-free RPC dispatcher. Configuration
 // flows one way: text -> parse -> acceptance -> log levels -> graph, and a new one is applied in
-// place (only what changed is rebuilt; the maintenance window gates it as on the server).
+// place (only what changed is rebuilt; the maintenance window gates it as on the server). API
+// keys follow the running configuration (see api-key-gate.ts); `proto.rpc.v1.AuthService` trades
+// them for tokens.
 import {
   createBoardService,
   createCallRunner,
@@ -34,18 +36,28 @@ import {
   type MachineConfig,
   type MachineStatus,
   type ResourceConfig,
+  type ResourceLookup,
   type ShutdownReport,
 } from "../../core/index.js";
 import { createWireCodec, wireTables } from "../../core/rpc/codec/index.js";
 import { createRpcDispatcher, type DispatchedCall, type DispatchRequest } from "../../core/rpc/dispatch/index.js";
 import type { IOProvider } from "../../hal/io.js";
+import type { ApiKeyGate, ApiKeyGateSettings } from "./api-key-gate.js";
 import { configRevision } from "./config-revision.js";
+import { createMachineAuth } from "./machine-auth.js";
 import { MCU_PLATFORM, SVC_VERSION, VIAM_API_VERSION } from "./version.js";
 
 export interface McuMachineOptions {
   clock: Clock;
   /** A number in [0, 1) per call, for operation and session ids. */
   random: () => number;
+  /**
+   * `count` random bytes from the platform's secure source, for access tokens. Without it a
+   * configuration with API keys is refused: tokens from `random` could be guessed.
+   */
+  randomBytes?: (count: number) => Uint8Array;
+  /** How API keys are served here: token life and number, names, port, plaintext. */
+  apiKeys?: ApiKeyGateSettings;
   /** The IO of the hardware a board entry stands for. */
   ioForBoard(config: ResourceConfig): IOProvider;
   sink: LogSink;
@@ -69,8 +81,10 @@ export interface ConfigReport {
 export interface McuMachine {
   /** Reads a configuration text and applies it in place; resolves when applied, deferred or refused. */
   applyConfig(text: string): Promise<ConfigReport>;
-  /** Serves one gRPC-web call. */
+  /** Serves one gRPC-web call (its token already checked by the transport, against `auth`). */
   serve(request: DispatchRequest): DispatchedCall;
+  /** Who may call: the running configuration's API keys and the tokens issued for them. */
+  readonly auth: ApiKeyGate;
   status(): MachineStatus;
   readonly engine: GraphEngine;
   /** Closes every resource, dependents first. */
@@ -92,6 +106,23 @@ function moduleIssues(config: MachineConfig): ConfigIssue[] {
   }));
 }
 
+/** What the MCU serves, by service: each service's handlers are made on its first call. */
+function servedServices(lookup: ResourceLookup, robot: () => object, auth: () => object): Record<string, () => object> {
+  return {
+    "viam.robot.v1.RobotService": robot,
+    "viam.component.sensor.v1.SensorService": () => createSensorService(lookup),
+    "viam.component.board.v1.BoardService": () => createBoardService(lookup),
+    "viam.component.motor.v1.MotorService": () => createMotorService(lookup),
+    "viam.component.servo.v1.ServoService": () => createServoService(lookup),
+    "viam.component.encoder.v1.EncoderService": () => createEncoderService(lookup),
+    "viam.component.movementsensor.v1.MovementSensorService": () => createMovementSensorService(lookup),
+    "viam.component.powersensor.v1.PowerSensorService": () => createPowerSensorService(lookup),
+    "viam.component.generic.v1.GenericService": () => createGenericComponentService(lookup),
+    "viam.service.generic.v1.GenericService": () => createGenericServiceService(lookup),
+    "proto.rpc.v1.AuthService": auth,
+  };
+}
+
 export function createMcuMachine(options: McuMachineOptions): McuMachine {
   const { clock } = options;
   const logs = createLogEngine({ clock, sink: options.sink });
@@ -105,12 +136,18 @@ export function createMcuMachine(options: McuMachineOptions): McuMachine {
     loggerFor: (_name, config) => logs.resourceLogger(config.api, config.name),
   });
   let running: Running | undefined;
+  const auth = createMachineAuth({
+    running: () => running?.config,
+    now: () => clock.now(),
+    randomBytes: options.randomBytes,
+    apiKeys: options.apiKeys,
+    logger: logs.logger("svc.auth"),
+  });
 
   const newId = () => uuidFrom(options.random);
   const parts = createGraphRobotParts({ engine, clock, logger: log });
   const operations = createOperations({ clock, newId, logger: log });
   const sessions = createSessions({ clock, newId, heartbeatWindowMs: options.heartbeatWindowMs, logger: log, actuatorNamed: parts.actuatorNamed });
-  const lookup = createResourceLookup(engine);
   const robot = () =>
     createRobotService({
     ...parts,
@@ -127,19 +164,7 @@ export function createMcuMachine(options: McuMachineOptions): McuMachine {
   const dispatcher = createRpcDispatcher({
     codec: createWireCodec(wireTables),
     runner: createCallRunner({ operations, sessions }),
-    // Each service's handlers are made on its first call.
-    services: {
-      "viam.robot.v1.RobotService": robot,
-      "viam.component.sensor.v1.SensorService": () => createSensorService(lookup),
-      "viam.component.board.v1.BoardService": () => createBoardService(lookup),
-      "viam.component.motor.v1.MotorService": () => createMotorService(lookup),
-      "viam.component.servo.v1.ServoService": () => createServoService(lookup),
-      "viam.component.encoder.v1.EncoderService": () => createEncoderService(lookup),
-      "viam.component.movementsensor.v1.MovementSensorService": () => createMovementSensorService(lookup),
-      "viam.component.powersensor.v1.PowerSensorService": () => createPowerSensorService(lookup),
-      "viam.component.generic.v1.GenericService": () => createGenericComponentService(lookup),
-      "viam.service.generic.v1.GenericService": () => createGenericServiceService(lookup),
-    },
+    services: servedServices(createResourceLookup(engine), robot, auth.service),
   });
 
   function reportIssues(issues: readonly ConfigIssue[], known: readonly ConfigIssue[]): void {
@@ -154,14 +179,16 @@ export function createMcuMachine(options: McuMachineOptions): McuMachine {
   async function applyConfig(text: string): Promise<ConfigReport> {
     const revision = configRevision(text);
     if (running && running.revision === revision) return { outcome: "unchanged", revision };
-    const parsed = parseMachineConfig(text);
+    const parsed = auth.screen(parseMachineConfig(text));
     const issues = parsed.config ? [...parsed.issues, ...moduleIssues(parsed.config)] : parsed.issues;
     const acceptance = acceptConfig({ config: parsed.config, issues }, running);
     if (!acceptance.accepted) {
       reportIssues(acceptance.newErrors, []);
+      auth.refused(text, acceptance.reason, running === undefined);
       log.error(running ? "configuration refused; the machine keeps running as it was" : "configuration cannot be used", { reason: acceptance.reason });
       return { outcome: "refused", reason: acceptance.reason, issues: acceptance.newErrors };
     }
+    auth.taken();
     const config = acceptance.config;
     reportIssues(issues, running?.issues ?? []);
     if (running) for (const line of formatConfigDiff(running.config, config)) log.info(`config change: ${line}`);
@@ -188,6 +215,7 @@ export function createMcuMachine(options: McuMachineOptions): McuMachine {
   return {
     applyConfig,
     serve: (request) => dispatcher.start(request),
+    auth: auth.gate,
     status: () => engine.status(),
     engine,
     async close() {

@@ -4,7 +4,10 @@
 export { createMcuMachine } from "./mcu-machine.js";
 export type { ConfigReport, McuMachine, McuMachineOptions } from "./mcu-machine.js";
 export { createHttpExchange, CONFIG_ROUTE, grpcTimeoutMs } from "./http-exchange.js";
-export type { HttpCall, HttpExchange, HttpExchangeOptions, HttpRequest, HttpResponse } from "./http-exchange.js";
+export type { HttpArrival, HttpCall, HttpExchange, HttpExchangeOptions, HttpHead, HttpRequest, HttpResponse } from "./http-exchange.js";
+export { MAX_CONFIG_BODY_BYTES, MAX_GRPC_WEB_BODY_BYTES, requestBodyLimit } from "./body-limits.js";
+export { DEFAULT_TOKEN_TTL_MS } from "./api-key-gate.js";
+export type { ApiKeyGate, ApiKeyGateSettings } from "./api-key-gate.js";
 export { createDrivenClock } from "./driven-clock.js";
 export type { DrivenClock } from "./driven-clock.js";
 export { installXsnapHost } from "./xsnap-host.js";

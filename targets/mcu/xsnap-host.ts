@@ -2,7 +2,9 @@
 // each command of the host protocol arrives through `handleCommand`, moves the driven clock to
 // the time it carries, then starts a call, applies a configuration or cancels a call. Calls that
 // finish are handed back with the reply, with the next timer's deadline so the shim knows when
-// to come back. Boards are simulated (hal/sim), one per board entry.
+// to come back. Boards are simulated (hal/sim), one per board entry. Random bytes for access
+// tokens come from the host with each request (XS has no secure source), and the shim says which
+// address a request came from and whether its body went past the limit.
 import type { LogEntry, LogSink } from "../../core/index.js";
 import { encodeUtf8 } from "../../core/rpc/codec/index.js";
 import { createSimBoard } from "../../hal/sim/index.js";
@@ -16,6 +18,7 @@ import {
   type FinishedExchange,
   type HostCommand,
 } from "./host-protocol.js";
+import type { ApiKeyGateSettings } from "./api-key-gate.js";
 import { createHttpExchange, type HttpCall, type HttpExchange, type HttpResponse } from "./http-exchange.js";
 import { createMcuMachine, type McuMachine } from "./mcu-machine.js";
 
@@ -27,6 +30,8 @@ export interface XsnapHostOptions {
   configRoute?: boolean;
   /** Log entries kept between replies; older ones are dropped. Default 500. */
   maxLogEntries?: number;
+  /** Token life and number, names and port, plaintext (see ApiKeyGateSettings). */
+  apiKeys?: ApiKeyGateSettings;
 }
 
 interface XsnapGlobals {
@@ -38,6 +43,26 @@ interface World {
   clock: DrivenClock;
   machine: McuMachine;
   exchange: HttpExchange;
+}
+
+/** Random bytes the host sent, kept until used (each used once); bounded, newest kept. */
+function createEntropyPool(capacity = 256) {
+  let pool = new Uint8Array(0);
+  return {
+    add(bytes: Uint8Array): void {
+      if (bytes.length === 0) return;
+      const joined = new Uint8Array(pool.length + bytes.length);
+      joined.set(pool);
+      joined.set(bytes, pool.length);
+      pool = joined.length > capacity ? joined.slice(joined.length - capacity) : joined;
+    },
+    take(count: number): Uint8Array {
+      if (pool.length < count) throw new Error(`the host has sent ${pool.length} unused random bytes, not ${count}`);
+      const out = pool.slice(0, count);
+      pool = pool.slice(count);
+      return out;
+    },
+  };
 }
 
 function failure(status: number, thrown: unknown): HttpResponse {
@@ -55,6 +80,7 @@ export function installXsnapHost(options: XsnapHostOptions = {}): void {
   const running = new Map<number, HttpCall>();
   const finished: FinishedExchange[] = [];
   const logs: LogEntry[] = [];
+  const entropy = createEntropyPool();
   const sink: LogSink = {
     write(entry) {
       logs.push(entry);
@@ -69,12 +95,14 @@ export function installXsnapHost(options: XsnapHostOptions = {}): void {
     const machine = createMcuMachine({
       clock,
       random: Math.random,
+      randomBytes: entropy.take,
+      apiKeys: options.apiKeys,
       ioForBoard: (config) => createSimBoard({ name: config.name }).io,
       sink,
       version: options.version,
       heartbeatWindowMs: options.heartbeatWindowMs,
     });
-    const exchange = createHttpExchange({ serve: machine.serve, clock, applyConfig: options.configRoute ? machine.applyConfig : undefined });
+    const exchange = createHttpExchange({ serve: machine.serve, clock, auth: machine.auth, applyConfig: options.configRoute ? machine.applyConfig : undefined });
     world = { clock, machine, exchange };
     return world;
   }
@@ -102,7 +130,9 @@ export function installXsnapHost(options: XsnapHostOptions = {}): void {
       }
       case COMMAND_REQUEST: {
         const headers = new Map(command.headers.map(([name, value]) => [name.toLowerCase(), value]));
-        const call = exchange.handle({ method: command.method, path: command.path, header: (name) => headers.get(name), body: command.body });
+        entropy.add(command.entropy ?? new Uint8Array(0));
+        const head = { method: command.method, path: command.path, header: (name: string) => headers.get(name), peer: command.peer };
+        const call = command.bodyDropped ? exchange.open(head).finish(undefined) : exchange.handle({ ...head, body: command.body });
         running.set(command.id, call);
         follow(command.id, call.done);
         break;

@@ -1,7 +1,7 @@
 // The MCU machine's HTTP exchange and RPC dispatcher on Node, on a manual clock: gRPC-web frames
 // in and out, answers protobuf-es reads back, errors and their status codes, cancellation by the
 // client and by the deadline, sessions, CORS and what is not gRPC-web.
-import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GetReadingsRequestSchema, GetReadingsResponseSchema } from "../../proto/gen/common/v1/common_pb.js";
 import { GoForRequestSchema, IsMovingRequestSchema, IsMovingResponseSchema } from "../../proto/gen/component/motor/v1/motor_pb.js";
@@ -10,6 +10,7 @@ import { createManualClock, type ManualClock } from "../../core/index.js";
 import { createSimBoard } from "../../hal/sim/index.js";
 import { createHttpExchange, type HttpExchange, type HttpResponse } from "../../targets/mcu/http-exchange.js";
 import { createMcuMachine, type McuMachine } from "../../targets/mcu/mcu-machine.js";
+import { frame, parse, request } from "./grpc-web-body.js";
 
 const config = {
   components: [
@@ -17,38 +18,6 @@ const config = {
     { name: "wheel", api: "rdk:component:motor", model: "fake", attributes: { max_rpm: 60 } },
   ],
 };
-
-function frame(message: Uint8Array, flags = 0): Uint8Array {
-  const out = new Uint8Array(5 + message.length);
-  out[0] = flags;
-  new DataView(out.buffer).setUint32(1, message.length);
-  out.set(message, 5);
-  return out;
-}
-
-function request<T extends DescMessage>(schema: T, init: object): Uint8Array {
-  return frame(toBinary(schema, create(schema, init as never)));
-}
-
-/** The frames of a gRPC-web response body: the message, if any, and the trailer's fields. */
-function parse(body: Uint8Array): { message?: Uint8Array; status: number; text: string } {
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  let message: Uint8Array | undefined;
-  const trailer: Record<string, string> = {};
-  for (let at = 0; at < body.length; ) {
-    const flags = body[at]!;
-    const length = view.getUint32(at + 1);
-    const payload = body.subarray(at + 5, at + 5 + length);
-    if (flags & 0x80) {
-      for (const line of Buffer.from(payload).toString("utf8").split("\r\n")) {
-        const colon = line.indexOf(": ");
-        if (colon > 0) trailer[line.slice(0, colon)] = line.slice(colon + 2);
-      }
-    } else message = payload;
-    at += 5 + length;
-  }
-  return { message, status: Number(trailer["grpc-status"]), text: decodeURIComponent(trailer["grpc-message"] ?? "") };
-}
 
 let clock: ManualClock;
 let machine: McuMachine;

@@ -51,6 +51,9 @@ const command: fc.Arbitrary<HostCommand> = fc.oneof(
     path: fc.string(),
     headers,
     body: fc.uint8Array({ maxLength: 64 }),
+    peer: fc.constantFrom("", "127.0.0.1", "::ffff:192.0.2.7"),
+    bodyDropped: fc.boolean(),
+    entropy: fc.uint8Array({ maxLength: 32 }),
   }),
   fc.record({ kind: fc.constant(COMMAND_TICK), now: fc.double({ noNaN: true }) }),
   fc.record({ kind: fc.constant(COMMAND_CANCEL), now: fc.double({ noNaN: true }), id: fc.nat() }),
@@ -80,5 +83,10 @@ describe("the host protocol", () => {
     const bytes = encodeCommand({ kind: COMMAND_CANCEL, now: 1, id: 7 });
     expect(() => decodeCommand(bytes.subarray(0, bytes.length - 1))).toThrow(/ends early/);
     expect(() => decodeCommand(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 0]))).toThrow(/unknown command 9/);
+  });
+
+  it("sends a request without a peer, a dropped body or random bytes as unknown, kept and none", () => {
+    const bytes = encodeCommand({ kind: COMMAND_REQUEST, now: 1, id: 2, method: "POST", path: "/", headers: [], body: new Uint8Array([7]) });
+    expect(decodeCommand(bytes)).toMatchObject({ peer: "", bodyDropped: false, entropy: new Uint8Array(0), body: new Uint8Array([7]) });
   });
 });

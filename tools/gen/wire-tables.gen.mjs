@@ -44,6 +44,7 @@ export const servedServices = [
   { module: "proto/gen/component/powersensor/v1/powersensor_pb.ts", name: "PowerSensorService" },
   { module: "proto/gen/component/generic/v1/generic_pb.ts", name: "GenericService" },
   { module: "proto/gen/service/generic/v1/generic_pb.ts", name: "GenericService" },
+  { module: "proto/gen/proto/rpc/v1/auth_pb.ts", name: "AuthService" },
 ];
 
 const header = [

@@ -1,8 +1,13 @@
 // The host shim of the MCU target: a Node HTTP/1.1 server on loopback that relays each request
 // into one long-lived XS worker running the MCU bundle, and each answer back. It only moves
-// bytes and tells the time: method, path, headers and body go in; status, headers and body come
-// out; every reply says when the XS side's next timer falls due and the shim comes back then.
-// A new configuration is pushed into the running worker with `pushConfig` (no restart).
+// bytes, tells the time and hands over random bytes: method, path, headers, the peer's address
+// and body go in; status, headers and body come out; every reply says when the XS side's next
+// timer falls due and the shim comes back then. Like a device's HTTP server it keeps no more of
+// a body than the MCU reads (body-limits.ts): past the limit it stops keeping bytes and says so
+// at once, so the answer (413, RESOURCE_EXHAUSTED, or a refusal from the head) comes from XS
+// while the client may still be sending. A new configuration is pushed into the running worker
+// with `pushConfig` (no restart); that is the host's own path, as flashing is a device's.
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -16,6 +21,7 @@ import {
   type HostCommand,
   type HostReply,
 } from "../../targets/mcu/host-protocol.js";
+import { requestBodyLimit } from "../../targets/mcu/body-limits.js";
 import type { ConfigReport, XsnapHostOptions } from "../../targets/mcu/svc-mcu.js";
 import { moduleAsScript, XsWorker } from "../xs/xs-worker.js";
 import { buildTargetBundle } from "./build-bundle.mjs";
@@ -29,6 +35,8 @@ export interface McuShimOptions extends XsnapHostOptions {
   port?: number;
   /** Each log entry the machine writes. */
   onLog?: (entry: McuLogEntry) => void;
+  /** The time told to the XS side, in milliseconds since the epoch; Date.now by default. */
+  now?: () => number;
 }
 
 export interface McuLogEntry {
@@ -56,8 +64,36 @@ export interface McuShim {
 
 const textOf = (config: string | object) => (typeof config === "string" ? config : JSON.stringify(config));
 
+/**
+ * Reads a request's body up to the MCU's limit for it, as a device's HTTP server would, and
+ * hands it over once complete; past the limit (or when content-length says it will be) it hands
+ * over `undefined` at once, and the rest of the body is read and thrown away.
+ */
+function readWithin(req: http.IncomingMessage, done: (body: Buffer | undefined) => void): void {
+  const limit = requestBodyLimit(req.method ?? "GET", req.url ?? "/", req.headers["content-type"]);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let handed = false;
+  const dropped = () => {
+    handed = true;
+    chunks.length = 0;
+    req.resume();
+    done(undefined);
+  };
+  if (Number(req.headers["content-length"] ?? 0) > limit) return dropped();
+  req.on("data", (chunk: Buffer) => {
+    if (handed) return;
+    size += chunk.length;
+    if (size > limit) dropped();
+    else chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (!handed) done(Buffer.concat(chunks));
+  });
+}
+
 export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
-  const { config, host = "127.0.0.1", port = 0, onLog, ...hostOptions } = options;
+  const { config, host = "127.0.0.1", port = 0, onLog, now = Date.now, ...hostOptions } = options;
   const script = moduleAsScript(await buildTargetBundle(), "svcMcu");
   const worker = new XsWorker();
   let nextId = 1;
@@ -86,8 +122,8 @@ export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
     timer = setTimeout(() => {
       timer = undefined;
       wakeAt = Infinity;
-      if (!closing) send({ kind: COMMAND_TICK, now: Date.now() }).catch(() => {});
-    }, Math.max(0, due - Date.now()));
+      if (!closing) send({ kind: COMMAND_TICK, now: now() }).catch(() => {});
+    }, Math.max(0, due - now()));
   }
 
   function exchange(command: (id: number) => HostCommand): { id: number; done: Promise<FinishedExchange> } {
@@ -103,20 +139,31 @@ export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
   }
 
   async function pushConfig(next: string | object): Promise<ConfigReport> {
-    const { done } = exchange((id) => ({ kind: COMMAND_CONFIG, now: Date.now(), id, text: textOf(next) }));
+    const { done } = exchange((id) => ({ kind: COMMAND_CONFIG, now: now(), id, text: textOf(next) }));
     return JSON.parse(Buffer.from((await done).body).toString("utf8")) as ConfigReport;
   }
 
-  function relay(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
+  function relay(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer | undefined): void {
     const headers: Array<[string, string]> = [];
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
     }
-    const call = exchange((id) => ({ kind: COMMAND_REQUEST, now: Date.now(), id, method: req.method ?? "GET", path: req.url ?? "/", headers, body }));
+    const call = exchange((id) => ({
+      kind: COMMAND_REQUEST,
+      now: now(),
+      id,
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      headers,
+      peer: req.socket.remoteAddress ?? "",
+      bodyDropped: body === undefined,
+      entropy: randomBytes(32),
+      body: body ?? new Uint8Array(0),
+    }));
     let answered = false;
     res.on("close", () => {
       // The client went away first: the call is cancelled in XS.
-      if (!answered && !closing) send({ kind: COMMAND_CANCEL, now: Date.now(), id: call.id }).catch(() => {});
+      if (!answered && !closing) send({ kind: COMMAND_CANCEL, now: now(), id: call.id }).catch(() => {});
     });
     call.done.then(
       (done) => {
@@ -132,21 +179,20 @@ export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
     );
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => relay(req, res, Buffer.concat(chunks)));
-  });
+  const server = http.createServer((req, res) => readWithin(req, (body) => relay(req, res, body)));
 
   try {
-    await worker.evaluate(script);
-    await worker.evaluate(`globalThis.svcMcu.installXsnapHost(${JSON.stringify(hostOptions)});`);
-    const boot = await pushConfig(config);
+    // Listening first, so the XS side knows its port (an entity may name the machine with it);
+    // nobody has the address until this returns.
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, resolve);
     });
     const bound = (server.address() as AddressInfo).port;
+    const apiKeys = { hostNames: [host], ...hostOptions.apiKeys, port: bound };
+    await worker.evaluate(script);
+    await worker.evaluate(`globalThis.svcMcu.installXsnapHost(${JSON.stringify({ ...hostOptions, apiKeys })});`);
+    const boot = await pushConfig(config);
     return {
       url: `http://${host}:${bound}`,
       sdkHost: `http://localhost:${bound}`,

@@ -61,9 +61,13 @@ export function encodeUtf8(text: string): Uint8Array {
   return out;
 }
 
+// Code units turned into text per String.fromCharCode.apply: apply puts every argument on the
+// engine's stack, and an MCU's XS stack holds 512 slots (targets/mcu/manifest.json).
+const CHUNK = 64;
+
 /** The text of `bytes[start, end)`; throws on bytes that are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  let out = "";
+  const parts: string[] = [];
   let codes: number[] = [];
   let i = start;
   while (i < end) {
@@ -108,12 +112,13 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): st
         codes.push(cp);
       }
     }
-    if (codes.length >= 4096) {
-      out += String.fromCharCode.apply(String, codes);
+    if (codes.length >= CHUNK) {
+      parts.push(String.fromCharCode.apply(String, codes));
       codes = [];
     }
   }
-  return out + String.fromCharCode.apply(String, codes);
+  parts.push(String.fromCharCode.apply(String, codes));
+  return parts.join("");
 }
 
 function malformed(at: number): Error {

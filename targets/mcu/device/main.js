@@ -1,12 +1,16 @@
 // The firmware's entry, built by mcconfig (not by esbuild): it hands Moddable's own modules to
 // the svc-mcu bundle and starts the machine from its stored configuration. The configuration is
 // the last one accepted over PUT /svc/config (kept in flash), or the machine.json built in.
+// API keys need the platform's secure random bytes ("svc-random", per platform in the manifest)
+// and `mcconfig ... allowInsecureCreds=true`: the device serves plain HTTP, so keys and tokens
+// cross the network in clear text, as svc-server's -allow-insecure-creds allows.
 import HTTPServer from "embedded:network/http/server";
 import Listener from "embedded:io/socket/listener";
 import Timer from "timer";
 import Resource from "Resource";
 import { File } from "file";
 import config from "mc/config";
+import randomBytes from "svc-random";
 import { startDevice } from "svc-mcu";
 
 const stored = `${config.file.root}machine.json`;
@@ -43,4 +47,6 @@ startDevice({
   port: 8080,
   trace,
   saveConfig,
+  randomBytes,
+  allowInsecureCreds: config.allowInsecureCreds === true || config.allowInsecureCreds === "true",
 });

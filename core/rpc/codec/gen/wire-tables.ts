@@ -3,34 +3,34 @@
 import type { WireTables } from "../wire-tables.js";
 
 export const wireTables: WireTables = {
-  names: "viam.robot.v1.GetOperationsRequest viam.robot.v1.GetOperationsResponse viam.robot.v1.ResourceNamesRequest viam.robot.v1.ResourceNamesResponse viam.robot.v1.ResourceRPCSubtypesRequest viam.robot.v1.ResourceRPCSubtypesResponse viam.robot.v1.CancelOperationRequest viam.robot.v1.CancelOperationResponse viam.robot.v1.BlockForOperationRequest viam.robot.v1.BlockForOperationResponse viam.robot.v1.StopAllRequest viam.robot.v1.StopAllResponse viam.robot.v1.StartSessionRequest viam.robot.v1.StartSessionResponse viam.robot.v1.SendSessionHeartbeatRequest viam.robot.v1.SendSessionHeartbeatResponse viam.robot.v1.GetMachineStatusRequest viam.robot.v1.GetMachineStatusResponse viam.robot.v1.GetVersionRequest viam.robot.v1.GetVersionResponse viam.common.v1.GetReadingsRequest viam.common.v1.GetReadingsResponse viam.common.v1.DoCommandRequest viam.common.v1.DoCommandResponse viam.common.v1.GetGeometriesRequest viam.common.v1.GetGeometriesResponse viam.component.board.v1.SetGPIORequest viam.component.board.v1.SetGPIOResponse viam.component.board.v1.GetGPIORequest viam.component.board.v1.GetGPIOResponse viam.component.board.v1.PWMRequest viam.component.board.v1.PWMResponse viam.component.board.v1.SetPWMRequest viam.component.board.v1.SetPWMResponse viam.component.board.v1.PWMFrequencyRequest viam.component.board.v1.PWMFrequencyResponse viam.component.board.v1.SetPWMFrequencyRequest viam.component.board.v1.SetPWMFrequencyResponse viam.component.board.v1.ReadAnalogReaderRequest viam.component.board.v1.ReadAnalogReaderResponse viam.component.board.v1.WriteAnalogRequest viam.component.board.v1.WriteAnalogResponse viam.component.board.v1.GetDigitalInterruptValueRequest viam.component.board.v1.GetDigitalInterruptValueResponse viam.component.board.v1.SetPowerModeRequest viam.component.board.v1.SetPowerModeResponse viam.component.motor.v1.SetPowerRequest viam.component.motor.v1.SetPowerResponse viam.component.motor.v1.GoForRequest viam.component.motor.v1.GoForResponse viam.component.motor.v1.GoToRequest viam.component.motor.v1.GoToResponse viam.component.motor.v1.SetRPMRequest viam.component.motor.v1.SetRPMResponse viam.component.motor.v1.ResetZeroPositionRequest viam.component.motor.v1.ResetZeroPositionResponse viam.component.motor.v1.GetPositionRequest viam.component.motor.v1.GetPositionResponse viam.component.motor.v1.GetPropertiesRequest viam.component.motor.v1.GetPropertiesResponse viam.component.motor.v1.StopRequest viam.component.motor.v1.StopResponse viam.component.motor.v1.IsPoweredRequest viam.component.motor.v1.IsPoweredResponse viam.component.motor.v1.IsMovingRequest viam.component.motor.v1.IsMovingResponse viam.component.servo.v1.MoveRequest viam.component.servo.v1.MoveResponse viam.component.servo.v1.GetPositionRequest viam.component.servo.v1.GetPositionResponse viam.component.servo.v1.StopRequest viam.component.servo.v1.StopResponse viam.component.servo.v1.IsMovingRequest viam.component.servo.v1.IsMovingResponse viam.component.encoder.v1.GetPositionRequest viam.component.encoder.v1.GetPositionResponse viam.component.encoder.v1.ResetPositionRequest viam.component.encoder.v1.ResetPositionResponse viam.component.encoder.v1.GetPropertiesRequest viam.component.encoder.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetLinearVelocityRequest viam.component.movementsensor.v1.GetLinearVelocityResponse viam.component.movementsensor.v1.GetAngularVelocityRequest viam.component.movementsensor.v1.GetAngularVelocityResponse viam.component.movementsensor.v1.GetCompassHeadingRequest viam.component.movementsensor.v1.GetCompassHeadingResponse viam.component.movementsensor.v1.GetOrientationRequest viam.component.movementsensor.v1.GetOrientationResponse viam.component.movementsensor.v1.GetPositionRequest viam.component.movementsensor.v1.GetPositionResponse viam.component.movementsensor.v1.GetPropertiesRequest viam.component.movementsensor.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetAccuracyRequest viam.component.movementsensor.v1.GetAccuracyResponse viam.component.movementsensor.v1.GetLinearAccelerationRequest viam.component.movementsensor.v1.GetLinearAccelerationResponse viam.component.powersensor.v1.GetVoltageRequest viam.component.powersensor.v1.GetVoltageResponse viam.component.powersensor.v1.GetCurrentRequest viam.component.powersensor.v1.GetCurrentResponse viam.component.powersensor.v1.GetPowerRequest viam.component.powersensor.v1.GetPowerResponse viam.robot.v1.Operation viam.common.v1.ResourceName viam.robot.v1.ResourceRPCSubtype viam.robot.v1.StopExtraParameters google.protobuf.Duration viam.robot.v1.ResourceStatus viam.robot.v1.ConfigStatus viam.robot.v1.JobStatus google.protobuf.Value viam.common.v1.Geometry viam.common.v1.Vector3 viam.common.v1.Orientation viam.common.v1.GeoPoint google.protobuf.Timestamp viam.robot.v1.GetCloudMetadataResponse google.protobuf.Struct google.protobuf.ListValue viam.common.v1.Pose viam.common.v1.Sphere viam.common.v1.RectangularPrism viam.common.v1.Capsule viam.common.v1.Mesh viam.common.v1.PointCloud",
+  names: "viam.robot.v1.GetOperationsRequest viam.robot.v1.GetOperationsResponse viam.robot.v1.ResourceNamesRequest viam.robot.v1.ResourceNamesResponse viam.robot.v1.ResourceRPCSubtypesRequest viam.robot.v1.ResourceRPCSubtypesResponse viam.robot.v1.CancelOperationRequest viam.robot.v1.CancelOperationResponse viam.robot.v1.BlockForOperationRequest viam.robot.v1.BlockForOperationResponse viam.robot.v1.StopAllRequest viam.robot.v1.StopAllResponse viam.robot.v1.StartSessionRequest viam.robot.v1.StartSessionResponse viam.robot.v1.SendSessionHeartbeatRequest viam.robot.v1.SendSessionHeartbeatResponse viam.robot.v1.GetMachineStatusRequest viam.robot.v1.GetMachineStatusResponse viam.robot.v1.GetVersionRequest viam.robot.v1.GetVersionResponse viam.common.v1.GetReadingsRequest viam.common.v1.GetReadingsResponse viam.common.v1.DoCommandRequest viam.common.v1.DoCommandResponse viam.common.v1.GetGeometriesRequest viam.common.v1.GetGeometriesResponse viam.component.board.v1.SetGPIORequest viam.component.board.v1.SetGPIOResponse viam.component.board.v1.GetGPIORequest viam.component.board.v1.GetGPIOResponse viam.component.board.v1.PWMRequest viam.component.board.v1.PWMResponse viam.component.board.v1.SetPWMRequest viam.component.board.v1.SetPWMResponse viam.component.board.v1.PWMFrequencyRequest viam.component.board.v1.PWMFrequencyResponse viam.component.board.v1.SetPWMFrequencyRequest viam.component.board.v1.SetPWMFrequencyResponse viam.component.board.v1.ReadAnalogReaderRequest viam.component.board.v1.ReadAnalogReaderResponse viam.component.board.v1.WriteAnalogRequest viam.component.board.v1.WriteAnalogResponse viam.component.board.v1.GetDigitalInterruptValueRequest viam.component.board.v1.GetDigitalInterruptValueResponse viam.component.board.v1.SetPowerModeRequest viam.component.board.v1.SetPowerModeResponse viam.component.motor.v1.SetPowerRequest viam.component.motor.v1.SetPowerResponse viam.component.motor.v1.GoForRequest viam.component.motor.v1.GoForResponse viam.component.motor.v1.GoToRequest viam.component.motor.v1.GoToResponse viam.component.motor.v1.SetRPMRequest viam.component.motor.v1.SetRPMResponse viam.component.motor.v1.ResetZeroPositionRequest viam.component.motor.v1.ResetZeroPositionResponse viam.component.motor.v1.GetPositionRequest viam.component.motor.v1.GetPositionResponse viam.component.motor.v1.GetPropertiesRequest viam.component.motor.v1.GetPropertiesResponse viam.component.motor.v1.StopRequest viam.component.motor.v1.StopResponse viam.component.motor.v1.IsPoweredRequest viam.component.motor.v1.IsPoweredResponse viam.component.motor.v1.IsMovingRequest viam.component.motor.v1.IsMovingResponse viam.component.servo.v1.MoveRequest viam.component.servo.v1.MoveResponse viam.component.servo.v1.GetPositionRequest viam.component.servo.v1.GetPositionResponse viam.component.servo.v1.StopRequest viam.component.servo.v1.StopResponse viam.component.servo.v1.IsMovingRequest viam.component.servo.v1.IsMovingResponse viam.component.encoder.v1.GetPositionRequest viam.component.encoder.v1.GetPositionResponse viam.component.encoder.v1.ResetPositionRequest viam.component.encoder.v1.ResetPositionResponse viam.component.encoder.v1.GetPropertiesRequest viam.component.encoder.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetLinearVelocityRequest viam.component.movementsensor.v1.GetLinearVelocityResponse viam.component.movementsensor.v1.GetAngularVelocityRequest viam.component.movementsensor.v1.GetAngularVelocityResponse viam.component.movementsensor.v1.GetCompassHeadingRequest viam.component.movementsensor.v1.GetCompassHeadingResponse viam.component.movementsensor.v1.GetOrientationRequest viam.component.movementsensor.v1.GetOrientationResponse viam.component.movementsensor.v1.GetPositionRequest viam.component.movementsensor.v1.GetPositionResponse viam.component.movementsensor.v1.GetPropertiesRequest viam.component.movementsensor.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetAccuracyRequest viam.component.movementsensor.v1.GetAccuracyResponse viam.component.movementsensor.v1.GetLinearAccelerationRequest viam.component.movementsensor.v1.GetLinearAccelerationResponse viam.component.powersensor.v1.GetVoltageRequest viam.component.powersensor.v1.GetVoltageResponse viam.component.powersensor.v1.GetCurrentRequest viam.component.powersensor.v1.GetCurrentResponse viam.component.powersensor.v1.GetPowerRequest viam.component.powersensor.v1.GetPowerResponse proto.rpc.v1.AuthenticateRequest proto.rpc.v1.AuthenticateResponse viam.robot.v1.Operation viam.common.v1.ResourceName viam.robot.v1.ResourceRPCSubtype viam.robot.v1.StopExtraParameters google.protobuf.Duration viam.robot.v1.ResourceStatus viam.robot.v1.ConfigStatus viam.robot.v1.JobStatus google.protobuf.Value viam.common.v1.Geometry viam.common.v1.Vector3 viam.common.v1.Orientation viam.common.v1.GeoPoint proto.rpc.v1.Credentials google.protobuf.Timestamp viam.robot.v1.GetCloudMetadataResponse google.protobuf.Struct google.protobuf.ListValue viam.common.v1.Pose viam.common.v1.Sphere viam.common.v1.RectangularPrism viam.common.v1.Capsule viam.common.v1.Mesh viam.common.v1.PointCloud",
   messages: [
     "", // 0
-    "1,operations,*m102", // 1
+    "1,operations,*m104", // 1
     "", // 2
-    "1,resources,*m103", // 3
+    "1,resources,*m105", // 3
     "", // 4
-    "1,resourceRpcSubtypes,*m104", // 5
+    "1,resourceRpcSubtypes,*m106", // 5
     "1,id,t", // 6
     "", // 7
     "1,id,t", // 8
     "", // 9
-    "99,extra,*m105", // 10
+    "99,extra,*m107", // 10
     "", // 11
     "1,resume,t", // 12
-    "1,id,t|2,heartbeatWindow,m106", // 13
+    "1,id,t|2,heartbeatWindow,m108", // 13
     "1,id,t", // 14
     "", // 15
     "", // 16
-    "1,resources,*m107|2,config,m108|3,state,e|4,jobStatuses,*m109", // 17
+    "1,resources,*m109|2,config,m110|3,state,e|4,jobStatuses,*m111", // 17
     "", // 18
     "1,platform,t|2,version,t|3,apiVersion,t", // 19
     "1,name,t|99,extra,j", // 20
-    "1,readings,t:m110", // 21
+    "1,readings,t:m112", // 21
     "1,name,t|2,command,j", // 22
     "1,result,j", // 23
     "1,name,t|99,extra,j", // 24
-    "1,geometries,*m111", // 25
+    "1,geometries,*m113", // 25
     "1,name,t|2,pin,t|3,high,b|99,extra,j", // 26
     "", // 27
     "1,name,t|2,pin,t|99,extra,j", // 28
@@ -49,7 +49,7 @@ export const wireTables: WireTables = {
     "", // 41
     "1,boardName,t|2,digitalInterruptName,t|99,extra,j", // 42
     "1,value,I", // 43
-    "1,name,t|2,powerMode,e|3,duration,m106|99,extra,j", // 44
+    "1,name,t|2,powerMode,e|3,duration,m108|99,extra,j", // 44
     "", // 45
     "1,name,t|2,powerPct,d|99,extra,j", // 46
     "", // 47
@@ -86,50 +86,53 @@ export const wireTables: WireTables = {
     "1,name,t|99,extra,j", // 78
     "1,ticksCountSupported,b|2,angleDegreesSupported,b", // 79
     "1,name,t|99,extra,j", // 80
-    "1,linearVelocity,m112", // 81
+    "1,linearVelocity,m114", // 81
     "1,name,t|99,extra,j", // 82
-    "1,angularVelocity,m112", // 83
+    "1,angularVelocity,m114", // 83
     "1,name,t|99,extra,j", // 84
     "1,value,d", // 85
     "1,name,t|99,extra,j", // 86
-    "1,orientation,m113", // 87
+    "1,orientation,m115", // 87
     "1,name,t|99,extra,j", // 88
-    "1,coordinate,m114|2,altitudeM,f", // 89
+    "1,coordinate,m116|2,altitudeM,f", // 89
     "1,name,t|99,extra,j", // 90
     "1,linearVelocitySupported,b|2,angularVelocitySupported,b|3,orientationSupported,b|4,positionSupported,b|5,compassHeadingSupported,b|6,linearAccelerationSupported,b", // 91
     "1,name,t|99,extra,j", // 92
     "1,accuracy,t:f|2,positionHdop,?f|3,positionVdop,?f|4,positionNmeaGgaFix,?i|5,compassDegreesError,?f", // 93
     "1,name,t|99,extra,j", // 94
-    "1,linearAcceleration,m112", // 95
+    "1,linearAcceleration,m114", // 95
     "1,name,t|99,extra,j", // 96
     "1,volts,d|2,isAc,b", // 97
     "1,name,t|99,extra,j", // 98
     "1,amperes,d|2,isAc,b", // 99
     "1,name,t|99,extra,j", // 100
     "1,watts,d", // 101
-    "1,id,t|2,method,t|3,arguments,j|4,started,m115|5,sessionId,?t", // 102
-    "1,namespace,t|2,type,t|3,subtype,t|4,name,t", // 103
-    "1,subtype,m103|2,protoService,t", // 104
-    "1,name,m103|2,params,j", // 105
-    "1,seconds,I|2,nanos,i", // 106
-    "1,name,m103|2,state,e|3,lastUpdated,m115|4,revision,t|5,error,t|6,cloudMetadata,m116", // 107
-    "1,revision,t|2,lastUpdated,m115", // 108
-    "1,jobName,t|2,recentSuccessfulRuns,*m115|3,recentFailedRuns,*m115", // 109
-    "1,nullValue,e,kind|2,numberValue,d,kind|3,stringValue,t,kind|4,boolValue,b,kind|5,structValue,m117,kind|6,listValue,m118,kind", // 110
-    "1,center,m119|2,sphere,m120,geometryType|3,box,m121,geometryType|5,capsule,m122,geometryType|6,mesh,m123,geometryType|7,pointcloud,m124,geometryType|4,label,t", // 111
-    "1,x,d|2,y,d|3,z,d", // 112
-    "1,oX,d|2,oY,d|3,oZ,d|4,theta,d", // 113
-    "1,latitude,d|2,longitude,d", // 114
-    "1,seconds,I|2,nanos,i", // 115
-    "1,robotPartId,t|2,primaryOrgId,t|3,locationId,t|4,machineId,t|5,machinePartId,t", // 116
-    "1,fields,t:m110", // 117
-    "1,values,*m110", // 118
-    "1,x,d|2,y,d|3,z,d|4,oX,d|5,oY,d|6,oZ,d|7,theta,d", // 119
-    "1,radiusMm,d", // 120
-    "1,dimsMm,m112", // 121
-    "1,radiusMm,d|2,lengthMm,d", // 122
-    "1,contentType,t|2,mesh,B", // 123
-    "1,pointCloud,B", // 124
+    "1,entity,t|2,credentials,m117", // 102
+    "1,accessToken,t", // 103
+    "1,id,t|2,method,t|3,arguments,j|4,started,m118|5,sessionId,?t", // 104
+    "1,namespace,t|2,type,t|3,subtype,t|4,name,t", // 105
+    "1,subtype,m105|2,protoService,t", // 106
+    "1,name,m105|2,params,j", // 107
+    "1,seconds,I|2,nanos,i", // 108
+    "1,name,m105|2,state,e|3,lastUpdated,m118|4,revision,t|5,error,t|6,cloudMetadata,m119", // 109
+    "1,revision,t|2,lastUpdated,m118", // 110
+    "1,jobName,t|2,recentSuccessfulRuns,*m118|3,recentFailedRuns,*m118", // 111
+    "1,nullValue,e,kind|2,numberValue,d,kind|3,stringValue,t,kind|4,boolValue,b,kind|5,structValue,m120,kind|6,listValue,m121,kind", // 112
+    "1,center,m122|2,sphere,m123,geometryType|3,box,m124,geometryType|5,capsule,m125,geometryType|6,mesh,m126,geometryType|7,pointcloud,m127,geometryType|4,label,t", // 113
+    "1,x,d|2,y,d|3,z,d", // 114
+    "1,oX,d|2,oY,d|3,oZ,d|4,theta,d", // 115
+    "1,latitude,d|2,longitude,d", // 116
+    "1,type,t|2,payload,t", // 117
+    "1,seconds,I|2,nanos,i", // 118
+    "1,robotPartId,t|2,primaryOrgId,t|3,locationId,t|4,machineId,t|5,machinePartId,t", // 119
+    "1,fields,t:m112", // 120
+    "1,values,*m112", // 121
+    "1,x,d|2,y,d|3,z,d|4,oX,d|5,oY,d|6,oZ,d|7,theta,d", // 122
+    "1,radiusMm,d", // 123
+    "1,dimsMm,m114", // 124
+    "1,radiusMm,d|2,lengthMm,d", // 125
+    "1,contentType,t|2,mesh,B", // 126
+    "1,pointCloud,B", // 127
   ],
   services: [
     ["viam.robot.v1.RobotService", "GetOperations,getOperations,0,1|ResourceNames,resourceNames,2,3|ResourceRPCSubtypes,resourceRPCSubtypes,4,5|CancelOperation,cancelOperation,6,7|BlockForOperation,blockForOperation,8,9|StopAll,stopAll,10,11|StartSession,startSession,12,13|SendSessionHeartbeat,sendSessionHeartbeat,14,15|GetMachineStatus,getMachineStatus,16,17|GetVersion,getVersion,18,19"],
@@ -142,5 +145,6 @@ export const wireTables: WireTables = {
     ["viam.component.powersensor.v1.PowerSensorService", "GetVoltage,getVoltage,96,97|GetCurrent,getCurrent,98,99|GetPower,getPower,100,101|GetReadings,getReadings,20,21|DoCommand,doCommand,22,23"],
     ["viam.component.generic.v1.GenericService", "DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25"],
     ["viam.service.generic.v1.GenericService", "DoCommand,doCommand,22,23"],
+    ["proto.rpc.v1.AuthService", "Authenticate,authenticate,102,103"],
   ],
 };

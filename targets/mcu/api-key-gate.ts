@@ -1,0 +1,183 @@
+// API-key authentication on the MCU, as svc-server does it and the official SDKs speak it:
+// `proto.rpc.v1.AuthService/Authenticate` with the key id as `entity` and
+// `{type: "api-key", payload: <key>}` returns an access token; every other call, and a
+// configuration PUT, then carries `authorization: Bearer <token>`. The keys are the running
+// configuration's, read on every check: an edit that removes or changes a key ends its tokens as
+// soon as the machine takes it, and an edit it refuses changes nothing. With no api-key handler
+// everything is let through, except on a machine whose stored configuration asked for
+// authentication and could not be used: that one refuses everyone (see `AuthState`).
+import { Code, RpcError, type AuthConfig, type LoggerLike, type NetworkConfig } from "../../core/index.js";
+import { createApiKeyTable, type ApiKeyTable, type KeyGrant } from "./api-key-table.js";
+import { entityNamesMachine, isLoopbackPeer } from "./peer-and-names.js";
+import { createTokenTable } from "./token-table.js";
+
+/** The keys in force, or why the machine refuses every caller. */
+export type AuthState = { locked: string } | { locked?: undefined; auth: AuthConfig; network?: NetworkConfig };
+
+export interface Refusal {
+  code: Code;
+  message: string;
+}
+
+export interface ApiKeyGateSettings {
+  /** How long a token is good for. Default one hour, as on svc-server. */
+  tokenTtlMs?: number;
+  /** Tokens alive at once; a new one past this drops the oldest. Default 32. */
+  maxTokens?: number;
+  /** Names this machine answers to beyond "localhost" and the configuration's (an mDNS name). */
+  hostNames?: readonly string[];
+  /** The port it serves on: an entity may name the machine with it. */
+  port?: number;
+  /** Take credentials over plain HTTP from other machines (svc-server's -allow-insecure-creds). */
+  allowInsecureCreds?: boolean;
+  /** Why this host cannot serve API keys at all; a configuration with keys is then refused. */
+  unavailable?: string;
+}
+
+export interface ApiKeyGateOptions extends ApiKeyGateSettings {
+  current(): AuthState;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Random bytes from the platform, for tokens. */
+  randomBytes?: (count: number) => Uint8Array;
+  logger?: LoggerLike;
+}
+
+export interface ApiKeyGate {
+  /** Whether calls need a token now: keys are configured, or the machine is locked. */
+  readonly required: boolean;
+  /** Whether credentials from `peer` may be taken at all; undefined when they may. */
+  credentialsProblem(peer: string | undefined): Refusal | undefined;
+  /** Checks an `authorization` header sent by `peer`; undefined when the call may go on. */
+  check(authorization: string | undefined, peer: string | undefined): Refusal | undefined;
+  /** The Authenticate call: a token, or an RpcError (INVALID_ARGUMENT, PERMISSION_DENIED, UNAVAILABLE). */
+  authenticate(entity: string, credentials: { type?: string; payload?: string } | undefined): string;
+}
+
+export const DEFAULT_TOKEN_TTL_MS = 60 * 60 * 1000;
+export const AUTHENTICATE_PATH = "/proto.rpc.v1.AuthService/Authenticate";
+const bearer = "Bearer ";
+const noRandomBytes = () => {
+  throw new Error("this host gives none");
+};
+
+/** How much of a caller's value goes into a log line or an answer. */
+const SHOWN_CHARS = 64;
+const REFUSAL_LINES_PER_MINUTE = 5;
+
+/** A caller's value cut to a size fit for a log line or an error: it can be kilobytes. */
+function shown(text: string): string {
+  return text.length <= SHOWN_CHARS ? text : `${text.slice(0, SHOWN_CHARS)}… (${text.length} characters)`;
+}
+
+/**
+ * Refusals logged at most a few a minute: a client repeating a failing login with a new value
+ * each time is not folded by de-duplication, and must not flood the log (a device's `trace`).
+ * Lines held back are counted on the next line written.
+ */
+function createRefusalLog(logger: LoggerLike | undefined, now: () => number) {
+  let windowEnd = -Infinity;
+  let written = 0;
+  let heldBack = 0;
+  return (message: string, fields: Record<string, unknown>) => {
+    const at = now();
+    if (at >= windowEnd) {
+      windowEnd = at + 60_000;
+      written = 0;
+    }
+    if (written >= REFUSAL_LINES_PER_MINUTE) {
+      heldBack++;
+      return;
+    }
+    written++;
+    logger?.warn(message, heldBack > 0 ? { ...fields, held_back: heldBack } : fields);
+    heldBack = 0;
+  };
+}
+
+export function createApiKeyGate(options: ApiKeyGateOptions): ApiKeyGate {
+  const { port } = options;
+  const logRefusal = createRefusalLog(options.logger, options.now);
+  const tokens = createTokenTable<KeyGrant>({
+    now: options.now,
+    randomBytes: options.randomBytes ?? noRandomBytes,
+    ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
+    capacity: Math.max(1, options.maxTokens ?? 32),
+  });
+  let network: NetworkConfig | undefined;
+  let tableOf: AuthConfig | undefined;
+  let table: ApiKeyTable | undefined;
+
+  const namesThisMachine = (entity: string) => {
+    const names = ["localhost", ...(options.hostNames ?? [])];
+    if (network) names.push(network.fqdn, network.local_fqdn, ...network.allowed_hosts);
+    return entityNamesMachine(entity, names, port);
+  };
+
+  // The table of the auth section in force now (rebuilt only when the section changes), or why none may be used.
+  function keys(): ApiKeyTable | Refusal {
+    const state = options.current();
+    if (state.locked !== undefined) return { code: Code.Unauthenticated, message: state.locked };
+    network = state.network;
+    if (state.auth !== tableOf || !table) {
+      table = createApiKeyTable(state.auth, namesThisMachine);
+      tableOf = state.auth;
+    }
+    return table;
+  }
+
+  function credentialsProblem(peer: string | undefined): Refusal | undefined {
+    const current = keys();
+    if ("code" in current) return current;
+    if (options.allowInsecureCreds || isLoopbackPeer(peer ?? "")) return undefined;
+    const from = peer ? peer : "an unknown peer";
+    logRefusal("credentials refused over plaintext", { peer: from });
+    return {
+      code: Code.PermissionDenied,
+      message: `credentials are not accepted over plaintext from ${from}: svc-mcu serves plain HTTP; start it with allowInsecureCreds to take them from the network`,
+    };
+  }
+
+  function check(authorization: string | undefined, peer: string | undefined): Refusal | undefined {
+    const current = keys();
+    if ("code" in current) return current;
+    if (!current.enabled) return undefined;
+    if (!authorization) {
+      return { code: Code.Unauthenticated, message: `authentication required: send "authorization: Bearer <token>" with a token from ${AUTHENTICATE_PATH.slice(1)}` };
+    }
+    const insecure = credentialsProblem(peer);
+    if (insecure) return insecure;
+    if (!authorization.startsWith(bearer)) return { code: Code.Unauthenticated, message: 'expected "authorization: Bearer <token>"' };
+    const token = authorization.slice(bearer.length);
+    const found = tokens.find(token);
+    if (!found.ok) return { code: Code.Unauthenticated, message: `unauthenticated: ${found.problem}` };
+    if (!current.holds(found.grant)) {
+      tokens.drop(token);
+      return { code: Code.Unauthenticated, message: `unauthenticated: API key ${JSON.stringify(shown(found.grant.keyId))} has been changed or removed; authenticate again` };
+    }
+    return undefined;
+  }
+
+  return {
+    get required() {
+      const current = keys();
+      return "code" in current || current.enabled;
+    },
+    credentialsProblem,
+    check,
+    authenticate(entity, credentials) {
+      const current = keys();
+      if ("code" in current) throw new RpcError(current.code, current.message);
+      const type = credentials?.type ?? "";
+      if (!current.enabled || type !== "api-key") {
+        throw new RpcError(Code.InvalidArgument, `do not know how to handle credential type ${JSON.stringify(shown(type))}`);
+      }
+      const grant = current.check(entity, credentials?.payload ?? "");
+      if (grant === undefined) {
+        logRefusal("authentication failed: invalid credentials", { entity: shown(entity) });
+        throw new RpcError(Code.PermissionDenied, "invalid credentials");
+      }
+      return tokens.issue(grant);
+    },
+  };
+}
