@@ -1,7 +1,8 @@
 // What the engine hands the planner for a configuration: every entry with its path and what its
-// model's validator says. An entry equal to the running one keeps the validation it had (while the
-// registry is unchanged), and then needs no input object at all, which keeps re-planning a large,
-// mostly unchanged machine cheap.
+// model's validator says, and a running resource's own entry when a new one is refused. An entry
+// equal to the running one keeps the validation it had (while the registry is unchanged), and
+// then needs no input object at all, which keeps re-planning a large, mostly unchanged machine
+// cheap.
 import type { ResourceConfig } from "../config/index.js";
 import { validateResourceConfig, type LoggerLike, type ModelRegistry, type ResourceValidation } from "../resource/index.js";
 import { resourceConfigEqual } from "./config-equal.js";
@@ -9,6 +10,7 @@ import type { DependencyGraph } from "./dependency-graph.js";
 import type { EngineNode } from "./engine-node.js";
 import type { GraphConfig } from "./engine-types.js";
 import type { PlanResourceInput } from "./graph-entry.js";
+import { runningEntryInput } from "./keep-running.js";
 
 export interface PreparedEntries {
   configs: ResourceConfig[];
@@ -23,6 +25,11 @@ export interface EntryPreparer {
   prepare(config: GraphConfig, nodes: ReadonlyMap<string, EngineNode>, graph: DependencyGraph, nodeAt: readonly EngineNode[]): PreparedEntries;
   /** Every entry as a full input, for a plan from scratch. */
   allInputs(prepared: PreparedEntries): PlanResourceInput[];
+  /**
+   * The entry a running resource was built from, as an input at `path` (validated afresh when the
+   * registry moved since); undefined when it is not running or that entry no longer stands.
+   */
+  runningInput(node: EngineNode | undefined, path: string): PlanResourceInput | undefined;
 }
 
 export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike): EntryPreparer {
@@ -36,6 +43,15 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
   };
 
   return {
+    runningInput(node, path) {
+      if (!node?.running) return undefined;
+      const cached = node.validated;
+      const fresh = cached && cached.path === path && cached.registryGeneration === registry.generation;
+      const v = fresh ? cached.result : validateResourceConfig(registry, node.config, path);
+      const input: PlanResourceInput = { config: node.config, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown };
+      if (v.absent !== undefined) input.absent = v.absent;
+      return runningEntryInput(input, path);
+    },
     prepare(config, nodes, graph, nodeAt) {
       const prepared: PreparedEntries = { configs: [], paths: [], inputs: [], validations: [] };
       const generation = registry.generation;

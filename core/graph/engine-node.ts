@@ -37,6 +37,8 @@ export interface EngineNode extends PlannedNode {
   retryTimer: unknown;
   /** What the validator said, for the path and registry generation it was asked under. */
   validated?: { path: string; registryGeneration: number; result: ResourceValidation };
+  /** The problem last said in the log about it, until it runs. */
+  reported?: string;
 }
 
 export function createEngineNode(name: string, config: ResourceConfig, path: string, revision: string, now: number): EngineNode {

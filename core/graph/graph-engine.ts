@@ -1,8 +1,9 @@
 // The reconfiguration engine: applies configurations by plan (close what changed, dependents
 // first; build in level order, a bounded number at a time, each as soon as its dependencies have
-// settled and within a timeout), retries what failed with backoff, rebuilds what was waiting the
-// moment its dependency or model appears, and shuts everything down dependents-first. Status
-// changes go out as events; nothing here reaches up.
+// settled and within a timeout; a running resource whose new entry has a configuration error runs
+// on), retries what failed with backoff, rebuilds what was waiting the moment its dependency or
+// model appears, and shuts everything down dependents-first. Status changes go out as events, and
+// each resource that cannot run is named in the log once; nothing here reaches up.
 import { errorMessage, silentLogger, type Resource } from "../resource/index.js";
 import { runPool } from "./bounded.js";
 import { runByDependencies } from "./build-scheduler.js";
@@ -31,6 +32,8 @@ import { reusePlan } from "./plan-reuse.js";
 import { createResourceLifecycle } from "./resource-lifecycle.js";
 import { createRetryTimers } from "./retry-timers.js";
 import { createEventHub } from "./event-hub.js";
+import { planKeepingRunning } from "./keep-running.js";
+import { createProblemLog } from "./problem-log.js";
 import { planRootWork } from "./root-work.js";
 import type { ResourceState, ResourceStatus } from "./resource-status.js";
 
@@ -48,6 +51,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     loggerFor: options.loggerFor,
   });
   const preparer = createEntryPreparer(registry, logger);
+  const problems = createProblemLog(logger, clock);
 
   const nodes = new Map<string, EngineNode>();
   let graph = buildDependencyGraph([]);
@@ -99,6 +103,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     const next: ResourceStatus = { name: node.name, state, revision: was.revision, changedAt: clock.now() };
     if (error !== undefined) next.error = error;
     node.status = next;
+    problems.status(node, state, error);
     emit({ kind: "resource", status: next });
   }
 
@@ -115,6 +120,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     plannedWith = registry.generation;
     const { plan, graph: next } = reused ?? fullPlan(preparer.allInputs(prepared));
     if (!replan) for (const r of plan.rejected) logger.error(`${r.path}: ${r.error}`);
+    problems.kept(nodes, plan.kept);
     current = config;
 
     const inPlace = inPlaceCandidates(plan.modified, nodes, next, registry);
@@ -122,6 +128,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     for (const name of inPlace) reconfigureInPlace.add(nodes.get(name)!);
     for (const name of plan.removed) {
       cancelRetry(nodes.get(name)!);
+      problems.forget(nodes.get(name)!);
       nodes.delete(name);
       emit({ kind: "resource-removed", name });
     }
@@ -164,8 +171,11 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   }
 
   function fullPlan(inputs: PlanResourceInput[]) {
-    const { entries, rejected } = toGraphEntries(inputs);
-    return computePlan(nodes, graph, entries, rejected);
+    const running = (name: string, path: string) => preparer.runningInput(nodes.get(name), path);
+    return planKeepingRunning(inputs, nodes, running, (list) => {
+      const { entries, rejected } = toGraphEntries(list);
+      return computePlan(nodes, graph, entries, rejected);
+    });
   }
 
   /** Brings every node in line with the new `graph`, creating the added ones. */
@@ -281,7 +291,6 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
     setStatus(node, "CONFIGURING");
     const outcome = await lifecycle.build(node, registration, given, () => shuttingDown);
     if (!outcome.ok) {
-      logger.warn(`${name}: ${outcome.error}`);
       setStatus(node, "UNHEALTHY", outcome.error);
       scheduleRetry(node);
       return;
@@ -338,6 +347,7 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   async function closeEverything(): Promise<ShutdownReport> {
     shuttingDown = true;
     gate.stop();
+    problems.stop();
     stopWatchingRegistry();
     nodes.forEach(cancelRetry);
     queue.stop();

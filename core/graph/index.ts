@@ -1,8 +1,11 @@
 // Public face of core/graph: reconfiguration planning, the engine that carries plans out, the
-// statuses it reports, and the maintenance gate.
+// statuses it reports, the maintenance gate, and the check of a configuration's resources that
+// finds what the engine would refuse without building anything.
 export type { MachineState, ResourceState, ResourceStatus } from "./resource-status.js";
 export type { PlanRejection, PlanResourceInput } from "./graph-entry.js";
-export type { HeldResource, ReconfigurePlan } from "./plan.js";
+export type { HeldResource, KeptResource, ReconfigurePlan } from "./plan.js";
+export { checkResources } from "./check-resources.js";
+export type { PlacedResource, ResourceCheck } from "./check-resources.js";
 export { resourceConfigEqual } from "./config-equal.js";
 export { planReconfigure } from "./plan-reconfigure.js";
 export type { PlanRequest } from "./plan-reconfigure.js";

@@ -1,7 +1,9 @@
 // The planner as a pure function of JSON: the configuration running now (`from`, taken as fully
 // built where it can be) and the new one (`to`) in, the plan out. It runs the very code the engine
-// runs, and is what tests compare between Node and XS.
-import { toGraphEntries, type PlanResourceInput } from "./graph-entry.js";
+// runs (running resources kept when their new entry has a configuration error included), and is
+// what tests compare between Node and XS.
+import { createEntryMaker, isRejection, toGraphEntries, type PlanResourceInput } from "./graph-entry.js";
+import { planKeepingRunning, runningEntryInput } from "./keep-running.js";
 import { computePlan, type ComputedPlan, type PlannedNode, type ReconfigurePlan } from "./plan.js";
 
 export interface PlanRequest {
@@ -10,10 +12,24 @@ export interface PlanRequest {
 }
 
 export function planReconfigure(request: PlanRequest): ReconfigurePlan {
-  const before = toGraphEntries(request.from ?? []);
+  const from = request.from ?? [];
+  const before = toGraphEntries(from);
   const first = computePlan(new Map(), undefined, before.entries, before.rejected);
-  const after = toGraphEntries(request.to);
-  return computePlan(builtState(first), first.graph, after.entries, after.rejected).plan;
+  const state = builtState(first);
+  const fromByName = new Map<string, PlanResourceInput>();
+  const make = createEntryMaker();
+  from.forEach((input, i) => {
+    const made = make(input, i);
+    if (!isRejection(made) && !fromByName.has(made.name)) fromByName.set(made.name, input);
+  });
+  const running = (name: string, path: string) => {
+    const previous = fromByName.get(name);
+    return previous && runningEntryInput(previous, path);
+  };
+  return planKeepingRunning(request.to, state, running, (inputs) => {
+    const after = toGraphEntries(inputs);
+    return computePlan(state, first.graph, after.entries, after.rejected);
+  }).plan;
 }
 
 /** The state after carrying out `computed` with every build succeeding. */

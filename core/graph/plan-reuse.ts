@@ -59,7 +59,7 @@ export function reusePlan(
   for (let i = 0; i < n; i++) previous.entries[i]!.config = configs[i]!;
   for (let k = 0; k < changed.length; k++) previous.entries[changedAt[k]!] = changed[k]!;
 
-  const plan: ReconfigurePlan = { added: [], modified: [], removed: [], unchanged: [], close: [], build: [], held: [], rejected: [] };
+  const plan: ReconfigurePlan = { added: [], modified: [], removed: [], unchanged: [], close: [], build: [], held: [], rejected: [], kept: [] };
   for (let i = 0; i < n; i++) (touched[i] ? plan.modified : plan.unchanged).push(previous.entries[i]!.name);
   propagate(previous, touched, queue);
   finishPlan(plan, current, previous, queue.sort((a, b) => a - b), []);

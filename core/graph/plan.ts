@@ -41,6 +41,16 @@ export interface ReconfigurePlan {
   held: HeldResource[];
   /** Entries left out entirely (no usable name, or a duplicate). */
   rejected: PlanRejection[];
+  /** Running resources whose changed entry was refused for a configuration error: they run on as before. */
+  kept: KeptResource[];
+}
+
+export interface KeptResource {
+  name: string;
+  /** Where the refused entry sits, e.g. `components[2]`. */
+  path: string;
+  /** Why it was refused. */
+  error: string;
 }
 
 export interface ComputedPlan {
@@ -62,7 +72,7 @@ export function computePlan(
   const graph = buildDependencyGraph(entries);
   const n = entries.length;
   const touched = new Uint8Array(n);
-  const plan: ReconfigurePlan = { added: [], modified: [], removed: [], unchanged: [], close: [], build: [], held: [], rejected };
+  const plan: ReconfigurePlan = { added: [], modified: [], removed: [], unchanged: [], close: [], build: [], held: [], rejected, kept: [] };
 
   const queue: number[] = [];
   for (let i = 0; i < n; i++) {

@@ -7,14 +7,21 @@
 // apart by `api/name`. Other lists are compared by position.
 // Secrets are shown masked unless the caller was told to reveal them
 // (-reveal-sensitive-config-diffs); a changed secret still shows up as a changed line.
+// A log line stays readable whatever the edit: a value longer than 1,000 characters is cut (its
+// length said), and past 100 lines the rest are counted in one last line. The walks recurse once
+// per level of nesting, which the configuration's depth limit keeps small.
 import { MASK, isSecretPath, maskAt, type PathSegment } from "./secrets.js";
 
 export interface ConfigDiffOptions {
   /** Print secrets as they are (-reveal-sensitive-config-diffs). Default false. */
   reveal?: boolean;
+  /** Lines before the rest are only counted. Default 100. */
+  maxLines?: number;
 }
 
 const ABSENT = "(absent)";
+const MAX_SHOWN_CHARACTERS = 1_000;
+const DEFAULT_MAX_LINES = 100;
 
 /** A step of a printed path: a key, an index, or a named entry of a list. */
 type ShownSegment = PathSegment | { entry: string };
@@ -23,10 +30,17 @@ type ShownSegment = PathSegment | { entry: string };
 export function formatConfigDiff(before: unknown, after: unknown, options: ConfigDiffOptions = {}): string[] {
   const lines: string[] = [];
   const reveal = options.reveal === true;
+  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+  let more = 0;
+  const push = (line: () => string) => {
+    if (lines.length < maxLines) lines.push(line());
+    else more++;
+  };
 
   function show(value: unknown, path: PathSegment[]): string {
     if (value === undefined) return ABSENT;
-    return JSON.stringify(reveal ? value : maskAt(value, path)) ?? String(value);
+    const text = JSON.stringify(reveal ? value : maskAt(value, path)) ?? String(value);
+    return text.length <= MAX_SHOWN_CHARACTERS ? text : `${text.slice(0, MAX_SHOWN_CHARACTERS)}... (${text.length} characters)`;
   }
 
   // `path` finds secrets (a named entry stands at its index there, which "*" matches); `shown` is printed.
@@ -35,7 +49,7 @@ export function formatConfigDiff(before: unknown, after: unknown, options: Confi
     if (!reveal && isSecretPath(path)) {
       const from = a === undefined ? ABSENT : MASK;
       const to = b === undefined ? ABSENT : MASK;
-      lines.push(`${formatShown(shown)}: ${from} -> ${to}`);
+      push(() => `${formatShown(shown)}: ${from} -> ${to}`);
       return;
     }
     if (Array.isArray(a) && Array.isArray(b)) {
@@ -49,7 +63,7 @@ export function formatConfigDiff(before: unknown, after: unknown, options: Confi
       for (const key of Object.keys(b)) if (!(key in a)) walk(undefined, b[key], path.concat(key), shown.concat(key));
       return;
     }
-    lines.push(`${formatShown(shown)}: ${show(a, path)} -> ${show(b, path)}`);
+    push(() => `${formatShown(shown)}: ${show(a, path)} -> ${show(b, path)}`);
   }
 
   /** Entries of `before` in their order (changed or removed), then the entries `after` adds. */
@@ -69,6 +83,7 @@ export function formatConfigDiff(before: unknown, after: unknown, options: Confi
   }
 
   walk(before, after, [], []);
+  if (more > 0) lines.push(`... and ${more} more change(s)`);
   return lines;
 }
 

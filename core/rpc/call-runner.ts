@@ -24,6 +24,15 @@ export const SESSION_EXEMPT_METHODS: readonly string[] = [
   "/viam.robot.v1.RobotService/SendSessionHeartbeat",
 ];
 
+/**
+ * Calls whose request carries a credential: they run as operations like any other, but their
+ * arguments are never listed (GetOperations would otherwise show an API key while it is checked).
+ */
+export const CREDENTIAL_METHODS: readonly string[] = [
+  "/proto.rpc.v1.AuthService/Authenticate",
+  "/proto.rpc.v1.ExternalAuthService/AuthenticateTo",
+];
+
 export interface CallStart {
   /** Full method path, "/viam.component.motor.v1.MotorService/GoFor". */
   method: string;
@@ -50,6 +59,7 @@ export interface CallRunnerOptions {
 export function createCallRunner(options: CallRunnerOptions): CallRunner {
   const { operations, sessions } = options;
   const exempt = new Set(options.sessionExempt ?? SESSION_EXEMPT_METHODS);
+  const secret = new Set(CREDENTIAL_METHODS);
 
   function begin(start: CallStart): RunningOperation {
     const sessionId = exempt.has(start.method) ? "" : start.sessionId;
@@ -57,7 +67,7 @@ export function createCallRunner(options: CallRunnerOptions): CallRunner {
     return operations.begin({
       method: start.method,
       sessionId,
-      args: start.args,
+      args: secret.has(start.method) ? undefined : start.args,
       drove: (resource, name) => sessions.associate(sessionId, name, resource),
     });
   }

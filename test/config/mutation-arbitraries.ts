@@ -94,3 +94,143 @@ export function mutate(config: Json, mutations: Mutation[]): Json {
   }
   return doc;
 }
+
+// ---- hostile edits of a running machine's configuration ----
+
+/**
+ * Damage aimed at what a live machine does with an entry, on top of `mutation`: nesting on both
+ * sides of the depth limit, strings on both sides of the size limit, attributes of the wrong
+ * type, dependency cycles, models and APIs nobody provides, names used twice.
+ */
+export type HostileMutation =
+  | { kind: "deep"; pick: number; levels: number }
+  | { kind: "huge"; pick: number; characters: number }
+  | { kind: "wrong-type"; entry: number; key: string; value: Json }
+  | { kind: "cycle"; from: number; to: number }
+  | { kind: "unknown-model"; entry: number; model: string }
+  | { kind: "unknown-api"; entry: number; api: string }
+  | { kind: "duplicate"; entry: number };
+
+export const hostileMutation: fc.Arbitrary<HostileMutation> = fc.oneof(
+  fc.record({ kind: fc.constant("deep" as const), pick: fc.nat(), levels: fc.oneof(fc.integer({ min: 20, max: 40 }), fc.constantFrom(3_000, 100_000)) }),
+  fc.record({ kind: fc.constant("huge" as const), pick: fc.nat(), characters: fc.constantFrom(10_000, 1_000_000, 5_000_000) }),
+  fc.record({ kind: fc.constant("wrong-type" as const), entry: fc.nat(), key: fc.constantFrom("readings", "board", "max_rpm", "pins", "attributes"), value: junk }),
+  fc.record({ kind: fc.constant("cycle" as const), from: fc.nat(), to: fc.nat() }),
+  fc.record({ kind: fc.constant("unknown-model" as const), entry: fc.nat(), model: fc.constantFrom("acme:demo:nothing", "nothing", "rdk:builtin:gpio") }),
+  fc.record({ kind: fc.constant("unknown-api" as const), entry: fc.nat(), api: fc.constantFrom("rdk:component:arm", "rdk:service:navigation", "acme:component:thing") }),
+  fc.record({ kind: fc.constant("duplicate" as const), entry: fc.nat() }),
+);
+
+/** One edit: random damage and hostile damage mixed, or text that is not a configuration at all. */
+export type LiveEdit = { kind: "damaged"; mutations: Array<Mutation | HostileMutation> } | { kind: "text"; text: string };
+
+export const liveEdit: fc.Arbitrary<LiveEdit> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant("damaged" as const), mutations: fc.array(fc.oneof(mutation, hostileMutation), { minLength: 1, maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("text" as const), text: fc.oneof(fc.json(), fc.string()) }) },
+);
+
+const isHostile = (m: Mutation | HostileMutation): m is HostileMutation =>
+  ["deep", "huge", "wrong-type", "cycle", "unknown-model", "unknown-api", "duplicate"].includes(m.kind);
+
+/** The text of `config` after `edit`. */
+export function applyLiveEdit(config: Json, edit: LiveEdit): string {
+  if (edit.kind === "text") return edit.text;
+  let doc = JSON.parse(JSON.stringify(config)) as Json;
+  for (const m of edit.mutations) doc = isHostile(m) ? mutateHostile(doc, m) : mutate(doc, [m]);
+  return stringifyDeep(doc);
+}
+
+const DEEP_MARK = "\u0000nested:";
+
+function entries(doc: Json): Array<Record<string, Json>> {
+  const list = doc && typeof doc === "object" && !Array.isArray(doc) ? doc.components : undefined;
+  return Array.isArray(list) ? (list.filter((e) => e && typeof e === "object" && !Array.isArray(e)) as Array<Record<string, Json>>) : [];
+}
+
+function mutateHostile(doc: Json, m: HostileMutation): Json {
+  const list = entries(doc);
+  const at = (n: number) => (list.length > 0 ? list[n % list.length] : undefined);
+  switch (m.kind) {
+    case "deep":
+      // A mark that stringifyDeep writes out as the nesting: later mutations never walk it.
+      return mutate(doc, [{ kind: "replace", pick: m.pick, value: `${DEEP_MARK}${m.levels}` }]);
+    case "huge":
+      return mutate(doc, [{ kind: "replace", pick: m.pick, value: "x".repeat(m.characters) }]);
+    case "wrong-type": {
+      const entry = at(m.entry);
+      if (!entry) return doc;
+      if (m.key === "attributes") entry.attributes = m.value;
+      else if (entry.attributes && typeof entry.attributes === "object" && !Array.isArray(entry.attributes)) entry.attributes[m.key] = m.value;
+      return doc;
+    }
+    case "cycle": {
+      const a = at(m.from);
+      const b = at(m.to);
+      if (!a || !b) return doc;
+      for (const [x, y] of [[a, b], [b, a]] as const) x.depends_on = [...(Array.isArray(x.depends_on) ? x.depends_on : []), y.name ?? ""];
+      return doc;
+    }
+    case "unknown-model": {
+      const entry = at(m.entry);
+      if (entry) entry.model = m.model;
+      return doc;
+    }
+    case "unknown-api": {
+      const entry = at(m.entry);
+      if (entry) entry.api = m.api;
+      return doc;
+    }
+    case "duplicate": {
+      const entry = at(m.entry);
+      if (entry && doc && typeof doc === "object" && !Array.isArray(doc) && Array.isArray(doc.components)) doc.components.push(JSON.parse(JSON.stringify(entry)) as Json);
+      return doc;
+    }
+  }
+}
+
+/** Arrays and objects taking turns, `levels` deep, written out piece by piece. */
+function nestedText(levels: number): string {
+  const open: string[] = [];
+  const close: string[] = [];
+  for (let i = 0; i < levels; i++) {
+    open.push(i % 2 === 0 ? "[" : '{"k":');
+    close.push(i % 2 === 0 ? "]" : "}");
+  }
+  return `${open.join("")}1${close.reverse().join("")}`;
+}
+
+/** JSON text of a value, with an explicit stack of values and literal pieces; a deep mark becomes its nesting. */
+export function stringifyDeep(value: Json): string {
+  const out: string[] = [];
+  const stack: Array<{ value: Json } | { piece: string }> = [{ value }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ("piece" in item) {
+      out.push(item.piece);
+      continue;
+    }
+    const v = item.value;
+    if (Array.isArray(v)) {
+      out.push("[");
+      stack.push({ piece: "]" });
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ value: v[i]! });
+        if (i > 0) stack.push({ piece: "," });
+      }
+    } else if (v !== null && typeof v === "object") {
+      out.push("{");
+      stack.push({ piece: "}" });
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({ value: v[keys[i]!]! });
+        stack.push({ piece: `${JSON.stringify(keys[i])}:` });
+        if (i > 0) stack.push({ piece: "," });
+      }
+    } else if (typeof v === "string" && v.startsWith(DEEP_MARK)) {
+      out.push(nestedText(Number(v.slice(DEEP_MARK.length))));
+    } else {
+      out.push(JSON.stringify(v) ?? "null");
+    }
+  }
+  return out.join("");
+}

@@ -97,6 +97,18 @@ export const handWrittenCases: PlanCase[] = [
     request: { from: base, to: [base[0]!, r("motor", "m1", { depends_on: ["rdk:component:board/b1"] }), base[2]!, base[3]!] },
   },
   {
+    name: "running resources keep their entries when the new ones have configuration errors",
+    request: {
+      from: base,
+      to: [
+        r("board", "b1", { attributes: { v: 2 } }, { issues: [{ path: "components[0].attributes.v", message: "must be 1", severity: "error" }] }),
+        r("motor", "m1", { depends_on: ["b1", "e1"] }),
+        base[2]!,
+        r("sensor", "s1", { attributes: { v: 2 } }),
+      ],
+    },
+  },
+  {
     name: "a renamed resource",
     request: { from: base, to: [r("board", "b2"), r("motor", "m1", { depends_on: ["b2"] }), base[2]!, base[3]!] },
   },

@@ -64,6 +64,15 @@ describe("planning a reconfiguration", () => {
     });
   });
 
+  it("keeps running resources on their entries when the new ones have configuration errors, and plans the rest", () => {
+    const p = plan("running resources keep their entries when the new ones have configuration errors");
+    expect(p).toMatchObject({ modified: [s1], close: [[s1]], build: [[s1]], held: [] });
+    expect(p.kept).toEqual([
+      { name: b1, path: "resources[0]", error: "invalid configuration: components[0].attributes.v: must be 1" },
+      { name: m1, path: "resources[1]", error: `dependency cycle: ${m1} -> ${e1} -> ${m1}` },
+    ]);
+  });
+
   it("lists the rejected entries and why", () => {
     expect(plan("entries that cannot be named, duplicates, remote names").rejected.map((r) => r.path)).toEqual([
       "resources[0].name",

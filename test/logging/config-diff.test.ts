@@ -70,3 +70,20 @@ describe("a configuration diff of named entries", () => {
     expect(formatConfigDiff(before, after, { reveal: true })).toContain('remotes["cam"].secret: "cam-secret" -> "cam-secret-2"');
   });
 });
+
+describe("a configuration diff of a huge edit", () => {
+  it("cuts a value longer than 1,000 characters, saying how long it is", () => {
+    const before = { components: [sensor("a", { text: "short" })] };
+    const after = { components: [sensor("a", { text: "x".repeat(5_000) })] };
+    const [line] = formatConfigDiff(before, after);
+    expect(line).toBe(`components["a"].attributes.text: "short" -> "${"x".repeat(999)}... (5002 characters)`);
+  });
+
+  it("shows 100 lines and counts the rest in one more", () => {
+    const names = Array.from({ length: 250 }, (_, i) => `s${i}`);
+    const lines = formatConfigDiff(many([]), many(names));
+    expect(lines).toHaveLength(101);
+    expect(lines[99]).toMatch(/^components\["s99"\]: \(absent\) -> /);
+    expect(lines[100]).toBe("... and 150 more change(s)");
+  });
+});

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCollectingSink, createLogEngine } from "../../core/index.js";
 import { createNodeClock } from "../../targets/linux/logging/index.js";
-import { createMachine, type Machine } from "../../targets/linux/server/machine.js";
+import { createMachine, type Machine, type MachineOptions } from "../../targets/linux/server/machine.js";
 
 const simMachine = JSON.parse(readFileSync(join(import.meta.dirname, "../../examples/sim-machine.json"), "utf8"));
 
@@ -14,10 +14,10 @@ afterEach(async () => {
   machine = undefined;
 });
 
-function start(revealSecrets = false) {
+function start(revealSecrets = false, screen?: MachineOptions["screen"]) {
   const sink = createCollectingSink();
   const logEngine = createLogEngine({ clock: createNodeClock(), sink });
-  machine = createMachine({ logEngine, clock: createNodeClock(), revealSecrets });
+  machine = createMachine({ logEngine, clock: createNodeClock(), revealSecrets, screen });
   const messages = () => sink.entries.map((e) => e.message);
   return { machine, sink, messages };
 }
@@ -87,6 +87,27 @@ describe("the machine", () => {
     expect(diff).toHaveLength(2);
     expect(diff[0]).toMatch(/^config change: components\["added1"\]: \{"name":"added1",.*\} -> \(absent\)$/);
     expect(diff[1]).toMatch(/^config change: components\["f"\]: \(absent\) -> \{"name":"f",.*\}$/);
+  });
+
+  it("ends only the load that throws: the machine keeps running as it was, and later loads apply", async () => {
+    const { machine, sink } = start(false, (config) => {
+      if (config.components.some((c) => c.name === "boom")) throw new RangeError("Maximum call stack size exceeded");
+      return { config, issues: [] };
+    });
+    const sensors = (...names: string[]) => ({ components: names.map((name) => ({ name, api: "rdk:component:sensor", model: "fake" })) });
+    await machine.load(sensors("a"), "f");
+    const before = machine.engine.status().resources;
+
+    expect(await machine.load(sensors("a", "boom"), "f")).toMatchObject({
+      outcome: "refused",
+      reason: "cannot be applied: RangeError: Maximum call stack size exceeded",
+    });
+    expect(machine.engine.status().resources).toEqual(before);
+    expect(sink.entries.find((e) => e.message === "configuration refused; the machine keeps running as it was")?.fields.reason).toMatch(/RangeError/);
+
+    expect((await machine.load(sensors("a", "b"), "f")).outcome).toBe("applied");
+    expect((await machine.load(sensors("a"), "f")).outcome).toBe("applied");
+    expect(Object.keys(states(machine))).toEqual(["rdk:component:sensor/a"]);
   });
 
   it("logs configuration diffs with secrets masked, unless told to reveal them", async () => {

@@ -46,6 +46,10 @@ export interface RunningConfig {
   origin: string;
 }
 
+type Judged =
+  | { accepted: false; reason: string; issues: ConfigIssue[] }
+  | { accepted: true; next: RunningConfig; changes: string[] };
+
 export type LoadResult =
   | { outcome: "refused"; reason: string; issues: ConfigIssue[] }
   | { outcome: "unchanged"; revision: string }
@@ -90,36 +94,29 @@ export function createMachine(options: MachineOptions): Machine {
     }
   }
 
-  async function load(source: string | object, origin: string): Promise<LoadResult> {
-    const text = typeof source === "string" ? source : JSON.stringify(source);
-    const revision = createHash("sha256").update(text).digest("hex").slice(0, 12);
-    if (running && running.revision === revision) return { outcome: "unchanged", revision };
-
+  /** Everything a load decides before it changes anything; it may throw, which refuses the load. */
+  function judge(source: string | object, revision: string, origin: string): Judged {
     const parsed = parseMachineConfig(source);
     const screened = parsed.config && options.screen ? options.screen(parsed.config, writtenJson(source)) : undefined;
     const issues = [...parsed.issues, ...(screened?.issues ?? [])];
     const acceptance = acceptConfig({ config: screened?.config ?? parsed.config, issues }, running);
-    if (!acceptance.accepted) {
-      refusal = { reason: acceptance.reason, origin, issues: acceptance.newErrors };
-      reportIssues(acceptance.newErrors, origin, []);
-      log.error(
-        running ? "configuration refused; the machine keeps running as it was" : "configuration cannot be used",
-        { file: origin, reason: acceptance.reason },
-      );
-      return { outcome: "refused", reason: acceptance.reason, issues: acceptance.newErrors };
-    }
-
+    if (!acceptance.accepted) return { accepted: false, reason: acceptance.reason, issues: acceptance.newErrors };
     const config = acceptance.config;
-    reportIssues(issues, origin, running?.issues ?? []);
-    if (running) {
-      for (const line of formatConfigDiff(running.config, config, { reveal: options.revealSecrets })) {
-        log.info(`config change: ${line}`, { file: origin });
-      }
-    }
-    options.logEngine.configure(loggingSettingsOf(config));
-    const previous = running;
-    running = { config, issues, revision, origin };
-    refusal = undefined;
+    const changes = running ? formatConfigDiff(running.config, config, { reveal: options.revealSecrets }) : [];
+    return { accepted: true, next: { config, issues, revision, origin }, changes };
+  }
+
+  function refuse(reason: string, origin: string, issues: ConfigIssue[]): LoadResult {
+    refusal = { reason, origin, issues };
+    reportIssues(issues, origin, []);
+    log.error(
+      running ? "configuration refused; the machine keeps running as it was" : "configuration cannot be used",
+      { file: origin, reason },
+    );
+    return { outcome: "refused", reason, issues };
+  }
+
+  async function run(config: MachineConfig, revision: string, origin: string, previous: RunningConfig | undefined): Promise<LoadResult> {
     // Modules start (and changed ones restart) first, so their models can be validated and built.
     await modules?.prepare(config);
     const result = await engine.apply(config, { revision });
@@ -138,6 +135,39 @@ export function createMachine(options: MachineOptions): Machine {
     return result;
   }
 
+  // Any exception ends this load only: before the new configuration is taken it is a refusal;
+  // after, the running configuration goes back to what it was, so the next load starts clean.
+  async function load(source: string | object, origin: string): Promise<LoadResult> {
+    const revision = revisionOf(source);
+    if (running && running.revision === revision) return { outcome: "unchanged", revision };
+
+    let judged: Judged;
+    try {
+      // Data that cannot be written as JSON has no revision; parsing refuses it in its own words.
+      judged = judge(source, revision ?? "", origin);
+    } catch (thrown) {
+      return refuse(`cannot be applied: ${String(thrown)}`, origin, []);
+    }
+    if (!judged.accepted) return refuse(judged.reason, origin, judged.issues);
+
+    const { config, issues } = judged.next;
+    reportIssues(issues, origin, running?.issues ?? []);
+    for (const line of judged.changes) log.info(`config change: ${line}`, { file: origin });
+    const previous = running;
+    running = judged.next;
+    refusal = undefined;
+    try {
+      options.logEngine.configure(loggingSettingsOf(config));
+      return await run(config, judged.next.revision, origin, previous);
+    } catch (thrown) {
+      running = previous;
+      if (previous) options.logEngine.configure(loggingSettingsOf(previous.config));
+      const error = String(thrown);
+      log.error("applying the configuration failed; the machine keeps running as it was", { file: origin, error });
+      return { outcome: "failed", error };
+    }
+  }
+
   return {
     engine,
     registry,
@@ -152,4 +182,14 @@ export function createMachine(options: MachineOptions): Machine {
       return report;
     },
   };
+}
+
+function revisionOf(source: string | object): string | undefined {
+  let text: string | undefined;
+  try {
+    text = typeof source === "string" ? source : JSON.stringify(source);
+  } catch {
+    return undefined;
+  }
+  return text === undefined ? undefined : createHash("sha256").update(text).digest("hex").slice(0, 12);
 }

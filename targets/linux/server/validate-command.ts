@@ -1,9 +1,12 @@
-// `svc-server -validate -config FILE`: checks a configuration without running it. It judges the
+// `svc-server -validate -config FILE`: checks a configuration without running it, and reports
+// what the machine would refuse: the file's own problems, what the models say of their entries,
+// dependency cycles and references, and models and APIs this build does not have. It judges the
 // configuration itself, not this machine: a module executable missing here is only a warning,
 // since the file may be meant for another device.
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve, dirname } from "node:path";
 import { parseMachineConfig, type ConfigIssue } from "../../../core/index.js";
+import { checkConfiguredResources } from "./check-configured-resources.js";
 import { placeFinder, writtenJson } from "./written-places.js";
 
 export interface ValidateResult {
@@ -20,7 +23,8 @@ export function validateConfigFile(file: string): ValidateResult {
   }
   const { config, issues } = parseMachineConfig(text);
   const all: ConfigIssue[] = [...issues];
-  const place = placeFinder(writtenJson(text));
+  const written = writtenJson(text);
+  const place = placeFinder(written);
   for (const [index, module] of (config?.modules ?? []).entries()) {
     const i = place("modules", module.name, index);
     if (module.type !== "local" || !module.executable_path) continue;
@@ -35,6 +39,7 @@ export function validateConfigFile(file: string): ValidateResult {
       });
     }
   }
+  if (config) all.push(...checkConfiguredResources(config, written, dirname(resolve(file))));
   const lines = all.map((issue) => formatIssue(file, issue));
   const errors = all.filter((i) => i.severity === "error").length;
   const warnings = all.length - errors;

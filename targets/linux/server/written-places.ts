@@ -22,3 +22,28 @@ export function placeFinder(written: unknown): (section: string, name: string, f
     return index < 0 ? fallback : index;
   };
 }
+
+/**
+ * Where each parsed entry of `section` is written: `components[3]`. Parsing keeps the written
+ * order and only leaves broken entries out, so the parsed entries are matched to the written
+ * ones in order, by name.
+ */
+export function writtenPaths(written: unknown, section: string, entries: readonly { name: string }[]): string[] {
+  const sections = typeof written === "object" && written !== null ? (written as Record<string, unknown>) : {};
+  const list = Array.isArray(sections[section]) ? (sections[section] as unknown[]) : [];
+  const paths: string[] = [];
+  let w = 0;
+  for (const [i, entry] of entries.entries()) {
+    const from = w;
+    while (w < list.length && (list[w] as { name?: unknown } | null)?.name !== entry.name) w++;
+    if (w === list.length) {
+      // Not found in order (the written file is not what was parsed): fall back to the parsed index.
+      w = from;
+      paths.push(`${section}[${i}]`);
+      continue;
+    }
+    paths.push(`${section}[${w}]`);
+    w++;
+  }
+  return paths;
+}

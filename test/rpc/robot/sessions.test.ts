@@ -245,4 +245,15 @@ describe("calls under a session", () => {
     expect(call.sessionId).toBe("");
     call.finish();
   });
+  it("lists an Authenticate call as an operation without its arguments, which hold the key", async () => {
+    const { runner, operations } = await withRunner();
+    const call = runner.begin({
+      method: "/proto.rpc.v1.AuthService/Authenticate",
+      sessionId: "",
+      args: () => ({ entity: "key-id", credentials: { type: "api-key", payload: "the-secret-key" } }),
+    });
+    expect(operations.list()).toEqual([expect.objectContaining({ method: "/proto.rpc.v1.AuthService/Authenticate", arguments: {} })]);
+    expect(JSON.stringify(operations.list())).not.toContain("the-secret-key");
+    call.finish();
+  });
 });
