@@ -11,7 +11,7 @@
 # dbus, iproute2, dnsmasq-base (the agent's network tests against a real NetworkManager on a
 # private bus in network namespaces); chromium (pages in a headless browser); bind9-dnsutils (dig
 # queries the portal's DNS responder); unattended-upgrades (the agent's apt settings read back by
-# the real tool).
+# the real tool); curl (the API port called under other host names and from other addresses).
 #
 # NetworkManager is installed masked: the tests start their own daemons on private buses, and the
 # host's networking must never be taken over by a package the tests needed.
@@ -19,7 +19,7 @@ set -u
 
 RUNTIME="libgpiod-dev"
 TEST="systemd openssl socat qemu-system-x86 linux-image-amd64 busybox-static network-manager dbus
-  iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades"
+  iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades curl"
 # Units of the test packages that must never run on the host.
 MASKED_UNITS="NetworkManager.service NetworkManager-wait-online.service NetworkManager-dispatcher.service"
 

@@ -17,7 +17,9 @@ export function acceptConfig(
 ): Acceptance {
   const errors = parsed.issues.filter((i) => i.severity === "error");
   if (!parsed.config) {
-    return { accepted: false, reason: errors[0]?.message ?? "the configuration is not a JSON object", newErrors: errors };
+    const first = errors[0];
+    const reason = first === undefined ? "the configuration is not a JSON object" : first.path ? `${first.path}: ${first.message}` : first.message;
+    return { accepted: false, reason, newErrors: errors };
   }
   if (!running) return { accepted: true, config: parsed.config };
   const known = new Set(running.issues.filter((i) => i.severity === "error").map(key));

@@ -8,3 +8,5 @@ export type { Acceptance } from "./config-acceptance.js";
 export { formatPath as formatDataPath } from "./data-path.js";
 /** Where JSON text first breaks the grammar (`unexpected "}" at line 3, column 7`), the same words on every engine. */
 export { jsonSyntaxProblem } from "./json-syntax.js";
+/** How big (characters of text) and how deep (levels of arrays and objects) a configuration may be. */
+export { MAX_CONFIG_CHARACTERS, MAX_CONFIG_DEPTH } from "./config-limits.js";

@@ -21,8 +21,8 @@ const secretKeys = new Set(["psk", "secret", "hotspot_password"]);
 export function isSecretPath(path: DataPath): boolean {
   const last = path[path.length - 1];
   if (typeof last === "string" && secretKeys.has(last)) return true;
-  // auth.handlers[i].config.<key id>
-  return path.length === 5 && path[0] === "auth" && path[1] === "handlers" && path[3] === "config";
+  // auth.handlers[i].config.<key id>, .key, .keys[j]
+  return path.length >= 5 && path[0] === "auth" && path[1] === "handlers" && path[3] === "config";
 }
 
 /** A short description of a found value: `"abc"`, `12`, `null`, `an array`, `an object`. */
@@ -53,14 +53,15 @@ function expectedType(type: unknown): string {
   return names.join(" or ");
 }
 
-/** The message for one ajv error at `path` (for `required`: the missing key's path). */
-export function schemaErrorMessage(error: ValidationError, path: DataPath, found: unknown): string {
+/** The message for one ajv error at `path` (for `required`: the missing key's path); `strict`: an unknown key is an error there. */
+export function schemaErrorMessage(error: ValidationError, path: DataPath, found: unknown, strict = false): string {
   const shape = shapeAt(path);
   switch (error.keyword) {
     case "required":
       return shape ? `is required: ${shape}` : "is required";
     case "additionalProperties":
-      return `unknown key ${JSON.stringify(String(error.params.additionalProperty))} (ignored)`;
+      // In a strict section an unknown key is an error, and nothing is ignored.
+      return `unknown key ${JSON.stringify(String(error.params.additionalProperty))}${strict ? "" : " (ignored)"}`;
     default: {
       const expected = shape ?? (error.keyword === "type" ? expectedType(error.params.type) : "valid");
       return `must be ${expected} (found ${describeValue(found, isSecretPath(path))})`;

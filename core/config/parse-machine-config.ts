@@ -1,18 +1,21 @@
 // parseMachineConfig: JSON text or data in, the typed machine configuration with every default
-// filled in and every problem found out. Only text that is not JSON, or JSON that is not an
-// object, yields no configuration; anything else yields one, without the broken entries.
+// filled in and every problem found out. Only text that is not JSON, JSON that is not an object,
+// or input past the size and depth limits (config-limits.ts) yields no configuration; anything
+// else yields one, without the broken entries.
 import type { ConfigIssue, MachineConfig, ParsedMachineConfig } from "./types.js";
 import type { ValidatedConfig } from "./validated.js";
 import { createIssueList, type IssueList } from "./issue-list.js";
-import { isRecord } from "./data-path.js";
+import { formatPath, isRecord } from "./data-path.js";
 import { describeValue } from "./messages.js";
 import { jsonSyntaxProblem } from "./json-syntax.js";
+import { nestingProblemInData, nestingProblemInText, sizeProblem, type LimitProblem } from "./config-limits.js";
 import { originalIndex, runSchemaPass, type Origins } from "./schema-pass.js";
 import { lowerCaseLevels } from "./log-levels.js";
 import { buildResources, type NameOwners } from "./resources.js";
 import { buildModules } from "./modules.js";
 import { buildAgent } from "./agent-config.js";
-import { buildAuth, buildCloud, buildLogRules, buildNetwork } from "./sections.js";
+import { buildCloud, buildLogRules, buildNetwork } from "./sections.js";
+import { buildAuth } from "./auth-section.js";
 
 export function parseMachineConfig(input: string | object): ParsedMachineConfig {
   const read = readJson(input);
@@ -23,8 +26,13 @@ export function parseMachineConfig(input: string | object): ParsedMachineConfig 
   lowerCaseLevels(data);
   const issues = createIssueList();
   const schema = runSchemaPass(data, issues);
-  const config = schema.conforms ? buildMachineConfig(data as unknown as ValidatedConfig, schema.origins, issues) : null;
+  let config = schema.conforms ? buildMachineConfig(data as unknown as ValidatedConfig, schema.origins, issues) : null;
   if (!config) issues.error([], "cannot be repaired into a usable configuration");
+  // Leaving out what is wrong in auth would run the machine with less protection than asked.
+  if (config && issues.hasErrorUnder("auth")) {
+    issues.error([], "is refused whole: its auth section must be usable exactly as written (see the auth errors)");
+    config = null;
+  }
   return { config, issues: issues.inDocumentOrder(read.document) };
 }
 
@@ -48,21 +56,28 @@ function buildMachineConfig(data: ValidatedConfig, origins: Origins, issues: Iss
   return config;
 }
 
-type Read = { data: unknown; document: () => unknown } | { problem: string };
+type Read = { data: unknown; document: () => unknown } | { problem: string | LimitProblem };
 
 // Objects go through JSON too: the caller's data is never changed, and both kinds of input
-// are judged alike. `document` re-reads the untouched input, to order issues by it.
+// are judged alike. `document` re-reads the untouched input, to order issues by it. Size and
+// depth are judged first, before anything walks the input (JSON.stringify included).
 function readJson(input: string | object): Read {
   let text: string | undefined;
   if (typeof input === "string") {
     text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    const problem = sizeProblem(text.length) ?? nestingProblemInText(text);
+    if (problem) return { problem };
   } else {
+    const deep = nestingProblemInData(input);
+    if (deep) return { problem: deep };
     try {
       text = JSON.stringify(input);
     } catch {
       return { problem: "is not JSON data (it holds a cycle or a value JSON cannot represent)" };
     }
     if (text === undefined) return { problem: `must be a JSON object (found ${describeValue(input)})` };
+    const large = sizeProblem(text.length);
+    if (large) return { problem: large };
   }
   const json = text;
   try {
@@ -72,6 +87,7 @@ function readJson(input: string | object): Read {
   }
 }
 
-function rejected(message: string): { config: null; issues: ConfigIssue[] } {
-  return { config: null, issues: [{ path: "", message, severity: "error" }] };
+function rejected(problem: string | LimitProblem): { config: null; issues: ConfigIssue[] } {
+  const { path, message } = typeof problem === "string" ? { path: [], message: problem } : problem;
+  return { config: null, issues: [{ path: formatPath(path), message, severity: "error" }] };
 }

@@ -1,5 +1,5 @@
 // Runs the generated validator and repairs what it reports, until the data conforms to the
-// schema: an unknown key is removed (a warning); a bad value inside an entry (a component,
+// schema: an unknown key is removed (a warning; an error in `auth`); a bad value inside an entry (a component,
 // service, module, log rule, auth handler, additional network, the maintenance window or the
 // cloud credentials) leaves that entry out; any other bad value is removed so that the next run
 // fills in its default. Every problem becomes one issue, with its path in the original document.
@@ -19,6 +19,10 @@ const entries: ReadonlyArray<readonly string[]> = [
   ["maintenance"],
   ["cloud"],
 ];
+
+// Sections where an unknown key is an error rather than a warning: a misspelt key there would
+// otherwise quietly drop what it was meant to ask for.
+const strictSections: ReadonlySet<string> = new Set(["auth"]);
 
 // Each repair removes the cause of at least one error and a default is always valid, so two
 // runs suffice for any input; the bound only guards against a schema that breaks that rule.
@@ -40,8 +44,8 @@ export function runSchemaPass(data: Record<string, unknown>, issues: IssueList):
     for (const error of validate.errors ?? []) {
       const path = errorPath(data, error);
       const original = originalPath(path, origins);
-      const message = schemaErrorMessage(error, original, valueAt(data, path));
-      if (error.keyword === "additionalProperties") {
+      const message = schemaErrorMessage(error, original, valueAt(data, path), strictSections.has(String(path[0])));
+      if (error.keyword === "additionalProperties" && !strictSections.has(String(path[0]))) {
         issues.warning(original, message);
         removals.push(path);
         continue;

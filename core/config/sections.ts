@@ -1,6 +1,6 @@
 // The smaller sections beyond what the schema checks: log rule patterns, the listening address
-// and TLS files, API key handlers, and the cloud refresh interval.
-import type { AuthConfig, CloudConfig, LogRule, NetworkConfig } from "./types.js";
+// and TLS files, and the cloud refresh interval (the auth section has a file of its own).
+import type { CloudConfig, LogRule, NetworkConfig } from "./types.js";
 import type { ValidatedCloud } from "./validated.js";
 import type { IssueList } from "./issue-list.js";
 import { logPatternProblem } from "../logging/pattern.js";
@@ -31,24 +31,6 @@ export function buildNetwork(network: NetworkConfig, issues: IssueList): Network
     network.tls_key_file = "";
   }
   return network;
-}
-
-export function buildAuth(auth: AuthConfig, originalIndex: (index: number) => number, issues: IssueList): AuthConfig {
-  const seen = new Map<string, number>();
-  const handlers = auth.handlers.filter((handler, index) => {
-    const at = originalIndex(index);
-    const first = seen.get(handler.type);
-    if (first !== undefined) {
-      issues.error(["auth", "handlers", at, "type"], `"${handler.type}" is already configured by auth.handlers[${first}]`);
-      return false;
-    }
-    seen.set(handler.type, at);
-    if (Object.keys(handler.config).length === 0) {
-      issues.warning(["auth", "handlers", at, "config"], "has no keys, so no API key is accepted");
-    }
-    return true;
-  });
-  return { handlers };
 }
 
 const minimumRefreshMs = 1000;

@@ -59,12 +59,27 @@ export interface NetworkConfig {
   /** Both set, or both "". */
   tls_cert_file: string;
   tls_key_file: string;
+  /** The machine's unique name, "" when it has none; one of the names it answers to. */
+  fqdn: string;
+  /** Its name on the local network, "" when it has none; one of the names it answers to. */
+  local_fqdn: string;
+  /** Host names (or addresses) the machine answers to beyond its own, when it has no API keys. */
+  allowed_hosts: string[];
+  /** Origins ("https://app.example.com") whose pages may call a machine without API keys. */
+  cors_origins: string[];
+  /** Largest message the API port takes or sends, in bytes (32 MiB); read once at start. */
+  max_message_bytes: number;
 }
 
 export interface AuthHandlerConfig {
   type: "api-key";
-  /** Key id -> key. */
+  /** Key id -> key (Viam's `keys` list of ids is checked and left out). */
   config: Record<string, string>;
+  /**
+   * Keys written without an id (Viam's legacy `key`, or `keys` holding keys rather than ids);
+   * absent when there are none. Each authenticates an entity that names this machine.
+   */
+  legacy_keys?: string[];
 }
 
 export interface AuthConfig {

@@ -3,7 +3,6 @@
 import type {
   AdditionalNetwork,
   AdvancedSettings,
-  AuthConfig,
   LogLevel,
   LogRule,
   MaintenanceConfig,
@@ -40,6 +39,13 @@ export interface ValidatedAgent {
   system_configuration: Omit<SystemConfiguration, "forward_system_logs"> & { forward_system_logs: string };
 }
 
+/** The auth section as written in Viam's format; `buildAuth` turns it into an AuthConfig or refuses it. */
+export interface ValidatedAuth {
+  handlers: Array<{ type: "api-key"; config: { key?: string; keys?: string[]; [keyId: string]: string | string[] | undefined } }>;
+  tls_auth_entities?: string[];
+  external_auth_config?: unknown;
+}
+
 export interface ValidatedConfig {
   components: ValidatedResource[];
   services: ValidatedResource[];
@@ -49,7 +55,7 @@ export interface ValidatedConfig {
   debug: boolean;
   disable_log_deduplication: boolean;
   network: NetworkConfig;
-  auth: AuthConfig;
+  auth: ValidatedAuth;
   cloud?: ValidatedCloud;
   agent: ValidatedAgent;
 }

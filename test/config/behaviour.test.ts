@@ -258,19 +258,17 @@ describe("network and auth", () => {
     expect(one.config.network).toMatchObject({ tls_cert_file: "", tls_key_file: "" });
   });
 
-  it("takes one api-key handler and warns when it holds no key", () => {
-    const { config, issues } = parse({
-      auth: { handlers: [{ type: "api-key", config: {} }, { type: "api-key", config: { id: "key" } }] },
-    });
-    expect(issues).toEqual([
-      warning("auth.handlers[0].config", "has no keys, so no API key is accepted"),
-      error("auth.handlers[1].type", '"api-key" is already configured by auth.handlers[0]'),
-    ]);
+  it("takes one api-key handler and warns when it holds no key (a second one refuses the whole file)", () => {
+    const { config, issues } = parse({ auth: { handlers: [{ type: "api-key", config: {} }] } });
+    expect(issues).toEqual([warning("auth.handlers[0].config", "has no keys, so no API key is accepted")]);
     expect(config.auth.handlers).toEqual([{ type: "api-key", config: {} }]);
+    const two = parseMachineConfig({ auth: { handlers: [{ type: "api-key", config: {} }, { type: "api-key", config: { id: "key" } }] } });
+    expect(two.config).toBeNull();
+    expect(two.issues).toContainEqual(error("auth.handlers[1].type", '"api-key" is already configured by auth.handlers[0]'));
   });
 
   it("never echoes secrets in messages", () => {
-    const { issues } = parse({
+    const { issues } = parseMachineConfig({
       cloud: { id: "p", secret: 12345 },
       auth: { handlers: [{ type: "api-key", config: { id: 987654 } }] },
       agent: {
@@ -280,7 +278,8 @@ describe("network and auth", () => {
     });
     const text = issues.map((i) => i.message).join("\n");
     for (const secret of ["12345", "987654", "abc", "hunter2"]) expect(text).not.toContain(secret);
-    expect(issues).toHaveLength(4);
+    // Four problems, and the auth one refuses the file whole.
+    expect(issues).toHaveLength(5);
   });
 
   it("reads the cloud credentials and the refresh interval in milliseconds", () => {

@@ -1,8 +1,9 @@
 // The table behind the field tests: a row per configuration field says what it is when left
 // out, which values are kept as written, and which are reported (exact path and message) and
 // what becomes of them: outside an entry the default is used, inside one (a component, module,
-// network...) the entry is left out.
+// network...) the entry is left out, and in the auth section no configuration is left at all.
 import { describe, expect, it } from "vitest";
+import { parseMachineConfig, type ConfigIssue } from "../../core/index.js";
 import { error, getAt, parse, withValue, type Json } from "./helpers.js";
 
 export interface FieldRow {
@@ -19,6 +20,8 @@ export interface FieldRow {
   invalid: Array<[Json, string, string?]>;
   /** The entry left out when the field is invalid; without it, the default is used. */
   entry?: string;
+  /** An invalid or missing value leaves no configuration at all (the auth section fails closed). */
+  refusesWhole?: boolean;
 }
 
 export const bool = (path: string, base?: Json): FieldRow => ({
@@ -104,6 +107,7 @@ export function checkFields(title: string, rows: FieldRow[]): void {
         const base = row.base ?? {};
 
         it(row.required ? "is required" : "has its default when left out", () => {
+          if (row.required && row.refusesWhole) return expectRefusedWhole(withValue(base, row.path, undefined), error(row.path, row.required));
           const { config, issues } = parse(withValue(base, row.path, undefined) as object);
           if (row.required) {
             expect(issues).toEqual([error(row.path, row.required)]);
@@ -124,6 +128,7 @@ export function checkFields(title: string, rows: FieldRow[]): void {
 
         for (const [value, message, at] of row.invalid) {
           it(`reports ${JSON.stringify(value)}`, () => {
+            if (row.refusesWhole) return expectRefusedWhole(withValue(base, row.path, value), error(at ?? row.path, message));
             const { config, issues } = parse(withValue(base, row.path, value) as object);
             expect(issues).toEqual([error(at ?? row.path, message)]);
             if (row.entry) expect(getAt(config, row.entry)).toBeUndefined();
@@ -133,4 +138,10 @@ export function checkFields(title: string, rows: FieldRow[]): void {
       });
     }
   });
+}
+
+function expectRefusedWhole(input: Json, issue: ConfigIssue): void {
+  const { config, issues } = parseMachineConfig(input as object);
+  expect(config).toBeNull();
+  expect(issues).toEqual([expect.objectContaining({ path: "", severity: "error" }), issue]);
 }

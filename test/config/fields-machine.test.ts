@@ -29,8 +29,20 @@ const rows: FieldRow[] = [
   text("network.tls_cert_file", "", [""]),
   text("network.tls_key_file", "", [""]),
   {
+    path: "network.max_message_bytes",
+    absent: 33554432,
+    valid: [65536, 1073741824],
+    invalid: [
+      [1024, "must be a size in bytes from 65536 (64 KiB) to 1073741824 (1 GiB) (found 1024)"],
+      ["32MB", 'must be a size in bytes from 65536 (64 KiB) to 1073741824 (1 GiB) (found "32MB")'],
+    ],
+  },
+  {
     path: "network",
-    absent: { bind_address: "localhost:8080", no_tls: false, tls_cert_file: "", tls_key_file: "" },
+    absent: {
+      bind_address: "localhost:8080", no_tls: false, tls_cert_file: "", tls_key_file: "",
+      fqdn: "", local_fqdn: "", allowed_hosts: [], cors_origins: [], max_message_bytes: 33554432,
+    },
     valid: [],
     invalid: [["localhost", 'must be an object (found "localhost")']],
   },
@@ -39,6 +51,7 @@ const rows: FieldRow[] = [
     absent: [],
     valid: [[{ type: "api-key", config: { key1: "secret-1", key2: "secret-2" } }]],
     invalid: [["api-key", 'must be an array (found "api-key")']],
+    refusesWhole: true,
   },
   {
     path: "auth.handlers[0].type",
@@ -47,6 +60,7 @@ const rows: FieldRow[] = [
     valid: ["api-key"],
     invalid: [["password", 'must be "api-key" (found "password")']],
     entry: "auth.handlers[0]",
+    refusesWhole: true,
   },
   {
     path: "auth.handlers[0].config",
@@ -59,6 +73,7 @@ const rows: FieldRow[] = [
       [{ key1: " " }, "must be a non-empty key (found a string of 1 characters)", "auth.handlers[0].config.key1"],
     ],
     entry: "auth.handlers[0]",
+    refusesWhole: true,
   },
   // cloud
   {

@@ -67,12 +67,18 @@ describe("svc-server options, end to end", () => {
     }
   });
 
-  it("-webprofile answers a heap snapshot to a loopback client", async () => {
+  it("-webprofile answers a heap snapshot and the memory after a full collection to a loopback client", async () => {
     const server = await startSvcServer({ components: [sensor] }, { args: ["-webprofile"] });
     try {
       const heap = await fetch(`${server.url}/debug/heap`);
       expect(heap.status).toBe(200);
       expect(JSON.parse(await heap.text())).toHaveProperty("snapshot");
+      const memory = await fetch(`${server.url}/debug/memory`);
+      expect(memory.status).toBe(200);
+      const figures = (await memory.json()) as { heapUsed: number; heapTotal: number; beforeGc: { heapUsed: number } };
+      expect(figures.heapUsed).toBeGreaterThan(0);
+      expect(figures.heapUsed).toBeLessThanOrEqual(figures.heapTotal);
+      expect(figures.beforeGc.heapUsed).toBeGreaterThan(0);
     } finally {
       await server.stop();
     }

@@ -17,6 +17,8 @@ const PROVIDERS = {
   chromium: "chromium",
   dig: "bind9-dnsutils",
   "apt-config": "apt",
+  curl: "curl",
+  prlimit: "util-linux",
 } as const;
 
 export type SystemTool = keyof typeof PROVIDERS;

@@ -39,6 +39,24 @@ describe("-log-file", () => {
     expect(entries[0]).toMatchObject({ level: "info", logger: "svc.test", msg: `line ${numbers[0]}`, time: "2001-09-09T01:46:40.000Z" });
   });
 
+  it("never passes the cap, even for one entry larger than the whole file: it is cut and says how large it was", () => {
+    const logFile = join(dir, "svc.log");
+    const logging = createLinuxLogging({ logFile, rotation: { maxBytes: 4_000, maxFiles: 2 }, stdout: collector() });
+    const log = logging.logger.child("test");
+    log.info("before");
+    log.info("x".repeat(50_000), { é: "é".repeat(3_000) });
+    log.info("after");
+    logging.close();
+
+    const files = readdirSync(dir).map((f) => join(dir, f));
+    for (const file of files) expect(statSync(file).size).toBeLessThanOrEqual(4_000);
+    const text = files.map((f) => readFileSync(f, "utf8")).join("");
+    expect(text).toMatch(/… \(\d{5} bytes\)\n/);
+    expect(text).toContain('"msg":"after"');
+    // The cut is between characters: the text is still valid UTF-8.
+    expect(text).not.toContain("\uFFFD");
+  });
+
   it("appends to an existing file across restarts", () => {
     const logFile = join(dir, "svc.log");
     for (const run of [1, 2]) {

@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate21;
 export default validate21;
-const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"svc-machine-config","$ref":"#/definitions/machine","definitions":{"machine":{"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false},"nonEmpty":{"type":"string","pattern":"\\S"},"level":{"type":"string","enum":["debug","info","warn","error"]},"resource":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"api":{"type":"string","pattern":"^[A-Za-z0-9_-]+:(component|service):[A-Za-z0-9_-]+$"},"namespace":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"type":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"model":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:)?[A-Za-z0-9_-]+$"},"attributes":{"type":"object","default":{}},"depends_on":{"type":"array","default":[],"items":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$"}},"log_configuration":{"type":"object","required":["level"],"properties":{"level":{"$ref":"#/definitions/level"}},"additionalProperties":false}},"additionalProperties":false},"module":{"type":"object","required":["name"],"properties":{"type":{"type":"string","default":"local","enum":["local","registry"]},"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"executable_path":{"type":"string","default":""},"log_level":{"type":"string","default":"","enum":["debug","info","warn","error",""]},"env":{"type":"object","default":{},"additionalProperties":{"type":"string"}},"module_id":{"type":"string","default":"","pattern":"^([^:\\s]+:[^:\\s]+)?$"},"version":{"type":"string","default":""},"startup_timeout":{"type":"string","default":"5m"}},"additionalProperties":false},"logRule":{"type":"object","required":["pattern","level"],"properties":{"pattern":{"type":"string"},"level":{"$ref":"#/definitions/level"}},"additionalProperties":false},"authHandler":{"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false},"minutes":{"type":"integer","minimum":1,"maximum":525600},"minutesOrZero":{"type":"integer","minimum":0,"maximum":525600},"journaldLimit":{"type":"integer","minimum":-1,"maximum":1048576},"versionSpec":{"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"},"ipv4":{"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"},"additionalNetwork":{"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false},"maintenance":{"type":"object","required":["sensor_name","maintenance_allowed_key"],"properties":{"sensor_name":{"type":"string","pattern":"^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$"},"maintenance_allowed_key":{"$ref":"#/definitions/nonEmpty"}},"additionalProperties":false},"network":{"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""}},"additionalProperties":false},"auth":{"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}}},"additionalProperties":false},"cloud":{"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false},"agent":{"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false},"versionControl":{"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false},"advancedSettings":{"type":"object","properties":{"debug":{"type":"boolean","default":false},"disable_network_configuration":{"type":"boolean","default":false},"disable_system_configuration":{"type":"boolean","default":false},"disable_viam_server":{"type":"boolean","default":false},"viam_server_start_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"wait_for_update_check":{"type":"boolean","default":false}},"additionalProperties":false},"networkConfiguration":{"type":"object","properties":{"device_reboot_after_offline_minutes":{"$ref":"#/definitions/minutesOrZero","default":0},"disable_captive_portal_redirect":{"type":"boolean","default":false},"fragment_id":{"type":"string","default":""},"hotspot_interface":{"type":"string","default":""},"hotspot_password":{"type":"string","default":"svcsetup","pattern":"^[ -~]{8,63}$"},"hotspot_prefix":{"type":"string","default":"svc-setup","pattern":"^[ -~]{1,32}$"},"manufacturer":{"type":"string","default":"svc"},"model":{"type":"string","default":"custom"},"offline_before_starting_hotspot_minutes":{"$ref":"#/definitions/minutesOrZero","default":2},"retry_connection_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"turn_on_hotspot_if_wifi_has_no_internet":{"type":"boolean","default":false},"user_idle_minutes":{"$ref":"#/definitions/minutes","default":5},"wifi_power_save":{"type":["boolean","null"],"default":null}},"additionalProperties":false},"systemConfiguration":{"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false}}};
+const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"svc-machine-config","$ref":"#/definitions/machine","definitions":{"machine":{"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false},"nonEmpty":{"type":"string","pattern":"\\S"},"level":{"type":"string","enum":["debug","info","warn","error"]},"resource":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"api":{"type":"string","pattern":"^[A-Za-z0-9_-]+:(component|service):[A-Za-z0-9_-]+$"},"namespace":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"type":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"model":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:)?[A-Za-z0-9_-]+$"},"attributes":{"type":"object","default":{}},"depends_on":{"type":"array","default":[],"items":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$"}},"log_configuration":{"type":"object","required":["level"],"properties":{"level":{"$ref":"#/definitions/level"}},"additionalProperties":false}},"additionalProperties":false},"module":{"type":"object","required":["name"],"properties":{"type":{"type":"string","default":"local","enum":["local","registry"]},"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"executable_path":{"type":"string","default":""},"log_level":{"type":"string","default":"","enum":["debug","info","warn","error",""]},"env":{"type":"object","default":{},"additionalProperties":{"type":"string"}},"module_id":{"type":"string","default":"","pattern":"^([^:\\s]+:[^:\\s]+)?$"},"version":{"type":"string","default":""},"startup_timeout":{"type":"string","default":"5m"}},"additionalProperties":false},"logRule":{"type":"object","required":["pattern","level"],"properties":{"pattern":{"type":"string"},"level":{"$ref":"#/definitions/level"}},"additionalProperties":false},"authHandler":{"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","properties":{"key":{"type":"string","pattern":"\\S"},"keys":{"type":"array","items":{"type":"string","pattern":"\\S"}}},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false},"minutes":{"type":"integer","minimum":1,"maximum":525600},"minutesOrZero":{"type":"integer","minimum":0,"maximum":525600},"journaldLimit":{"type":"integer","minimum":-1,"maximum":1048576},"versionSpec":{"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"},"ipv4":{"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"},"additionalNetwork":{"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false},"maintenance":{"type":"object","required":["sensor_name","maintenance_allowed_key"],"properties":{"sensor_name":{"type":"string","pattern":"^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$"},"maintenance_allowed_key":{"$ref":"#/definitions/nonEmpty"}},"additionalProperties":false},"network":{"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""},"fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"local_fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"allowed_hosts":{"type":"array","default":[],"items":{"type":"string","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"}},"cors_origins":{"type":"array","default":[],"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$"}},"max_message_bytes":{"type":"integer","default":33554432,"minimum":65536,"maximum":1073741824}},"additionalProperties":false},"auth":{"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}},"tls_auth_entities":{"type":"array","items":{"type":"string"}},"external_auth_config":{}},"additionalProperties":false},"cloud":{"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false},"agent":{"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false},"versionControl":{"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false},"advancedSettings":{"type":"object","properties":{"debug":{"type":"boolean","default":false},"disable_network_configuration":{"type":"boolean","default":false},"disable_system_configuration":{"type":"boolean","default":false},"disable_viam_server":{"type":"boolean","default":false},"viam_server_start_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"wait_for_update_check":{"type":"boolean","default":false}},"additionalProperties":false},"networkConfiguration":{"type":"object","properties":{"device_reboot_after_offline_minutes":{"$ref":"#/definitions/minutesOrZero","default":0},"disable_captive_portal_redirect":{"type":"boolean","default":false},"fragment_id":{"type":"string","default":""},"hotspot_interface":{"type":"string","default":""},"hotspot_password":{"type":"string","default":"svcsetup","pattern":"^[ -~]{8,63}$"},"hotspot_prefix":{"type":"string","default":"svc-setup","pattern":"^[ -~]{1,32}$"},"manufacturer":{"type":"string","default":"svc"},"model":{"type":"string","default":"custom"},"offline_before_starting_hotspot_minutes":{"$ref":"#/definitions/minutesOrZero","default":2},"retry_connection_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"turn_on_hotspot_if_wifi_has_no_internet":{"type":"boolean","default":false},"user_idle_minutes":{"$ref":"#/definitions/minutes","default":5},"wifi_power_save":{"type":["boolean","null"],"default":null}},"additionalProperties":false},"systemConfiguration":{"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false}}};
 const schema7 = {"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const schema8 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"api":{"type":"string","pattern":"^[A-Za-z0-9_-]+:(component|service):[A-Za-z0-9_-]+$"},"namespace":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"type":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"model":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:)?[A-Za-z0-9_-]+$"},"attributes":{"type":"object","default":{}},"depends_on":{"type":"array","default":[],"items":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$"}},"log_configuration":{"type":"object","required":["level"],"properties":{"level":{"$ref":"#/definitions/level"}},"additionalProperties":false}},"additionalProperties":false};
@@ -398,8 +398,11 @@ validate34.errors = vErrors;
 return errors === 0;
 }
 
-const schema14 = {"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""}},"additionalProperties":false};
+const schema14 = {"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""},"fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"local_fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"allowed_hosts":{"type":"array","default":[],"items":{"type":"string","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"}},"cors_origins":{"type":"array","default":[],"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$"}},"max_message_bytes":{"type":"integer","default":33554432,"minimum":65536,"maximum":1073741824}},"additionalProperties":false};
 const pattern10 = new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$", "u");
+const pattern11 = new RegExp("^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$", "u");
+const pattern13 = new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$", "u");
+const pattern14 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$", "u");
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -417,8 +420,23 @@ data.tls_cert_file = "";
 if(data.tls_key_file === undefined){
 data.tls_key_file = "";
 }
+if(data.fqdn === undefined){
+data.fqdn = "";
+}
+if(data.local_fqdn === undefined){
+data.local_fqdn = "";
+}
+if(data.allowed_hosts === undefined){
+data.allowed_hosts = [];
+}
+if(data.cors_origins === undefined){
+data.cors_origins = [];
+}
+if(data.max_message_bytes === undefined){
+data.max_message_bytes = 33554432;
+}
 for(const key0 in data){
-if(!((((key0 === "bind_address") || (key0 === "no_tls")) || (key0 === "tls_cert_file")) || (key0 === "tls_key_file"))){
+if(!(func2.call(schema14.properties, key0))){
 vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalProperty: key0});
 errors++;
 }
@@ -446,6 +464,85 @@ if(typeof data.tls_key_file !== "string"){
 vErrors = addError(vErrors, instancePath+"/tls_key_file", "type", {type: "string"});
 errors++;
 }
+let data4 = data.fqdn;
+if(typeof data4 === "string"){
+if(!pattern11.test(data4)){
+vErrors = addError(vErrors, instancePath+"/fqdn", "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/fqdn", "type", {type: "string"});
+errors++;
+}
+let data5 = data.local_fqdn;
+if(typeof data5 === "string"){
+if(!pattern11.test(data5)){
+vErrors = addError(vErrors, instancePath+"/local_fqdn", "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/local_fqdn", "type", {type: "string"});
+errors++;
+}
+let data6 = data.allowed_hosts;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(!pattern13.test(data7)){
+vErrors = addError(vErrors, instancePath+"/allowed_hosts/" + i0, "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/allowed_hosts/" + i0, "type", {type: "string"});
+errors++;
+}
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/allowed_hosts", "type", {type: "array"});
+errors++;
+}
+let data8 = data.cors_origins;
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(typeof data9 === "string"){
+if(!pattern14.test(data9)){
+vErrors = addError(vErrors, instancePath+"/cors_origins/" + i1, "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/cors_origins/" + i1, "type", {type: "string"});
+errors++;
+}
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/cors_origins", "type", {type: "array"});
+errors++;
+}
+let data10 = data.max_message_bytes;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+vErrors = addError(vErrors, instancePath+"/max_message_bytes", "type", {type: "integer"});
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 1073741824 || isNaN(data10)){
+vErrors = addError(vErrors, instancePath+"/max_message_bytes", "maximum", {});
+errors++;
+}
+if(data10 < 65536 || isNaN(data10)){
+vErrors = addError(vErrors, instancePath+"/max_message_bytes", "minimum", {});
+errors++;
+}
+}
 }
 else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
@@ -455,8 +552,8 @@ validate37.errors = vErrors;
 return errors === 0;
 }
 
-const schema15 = {"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}}},"additionalProperties":false};
-const schema16 = {"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false};
+const schema15 = {"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}},"tls_auth_entities":{"type":"array","items":{"type":"string"}},"external_auth_config":{}},"additionalProperties":false};
+const schema16 = {"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","properties":{"key":{"type":"string","pattern":"\\S"},"keys":{"type":"array","items":{"type":"string","pattern":"\\S"}}},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -491,6 +588,7 @@ if(data.config !== undefined){
 let data1 = data.config;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
+if(!((key1 === "key") || (key1 === "keys"))){
 let data2 = data1[key1];
 if(typeof data2 === "string"){
 if(!pattern9.test(data2)){
@@ -500,6 +598,43 @@ errors++;
 }
 else {
 vErrors = addError(vErrors, instancePath+"/config/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), "type", {type: "string"});
+errors++;
+}
+}
+}
+if(data1.key !== undefined){
+let data3 = data1.key;
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+vErrors = addError(vErrors, instancePath+"/config/key", "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/config/key", "type", {type: "string"});
+errors++;
+}
+}
+if(data1.keys !== undefined){
+let data4 = data1.keys;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(!pattern9.test(data5)){
+vErrors = addError(vErrors, instancePath+"/config/keys/" + i0, "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/config/keys/" + i0, "type", {type: "string"});
+errors++;
+}
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/config/keys", "type", {type: "array"});
 errors++;
 }
 }
@@ -527,7 +662,7 @@ if(data.handlers === undefined){
 data.handlers = [];
 }
 for(const key0 in data){
-if(!(key0 === "handlers")){
+if(!(((key0 === "handlers") || (key0 === "tls_auth_entities")) || (key0 === "external_auth_config"))){
 vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalProperty: key0});
 errors++;
 }
@@ -546,6 +681,22 @@ else {
 vErrors = addError(vErrors, instancePath+"/handlers", "type", {type: "array"});
 errors++;
 }
+if(data.tls_auth_entities !== undefined){
+let data2 = data.tls_auth_entities;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data2[i1] !== "string"){
+vErrors = addError(vErrors, instancePath+"/tls_auth_entities/" + i1, "type", {type: "string"});
+errors++;
+}
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/tls_auth_entities", "type", {type: "array"});
+errors++;
+}
+}
 }
 else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
@@ -556,7 +707,7 @@ return errors === 0;
 }
 
 const schema17 = {"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false};
-const pattern12 = new RegExp("^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$", "u");
+const pattern18 = new RegExp("^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$", "u");
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -600,7 +751,7 @@ errors++;
 }
 let data3 = data.refresh_interval;
 if(typeof data3 === "string"){
-if(!pattern12.test(data3)){
+if(!pattern18.test(data3)){
 vErrors = addError(vErrors, instancePath+"/refresh_interval", "pattern", {});
 errors++;
 }
@@ -621,13 +772,13 @@ return errors === 0;
 const schema18 = {"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false};
 const schema19 = {"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false};
 const schema20 = {"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"};
-const pattern13 = new RegExp("^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$", "u");
+const pattern19 = new RegExp("^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern13.test(data)){
+if(!pattern19.test(data)){
 vErrors = addError(vErrors, instancePath, "pattern", {});
 errors++;
 }
@@ -784,8 +935,8 @@ validate58.errors = vErrors;
 return errors === 0;
 }
 
-const pattern14 = new RegExp("^[ -~]{8,63}$", "u");
-const pattern15 = new RegExp("^[ -~]{1,32}$", "u");
+const pattern20 = new RegExp("^[ -~]{8,63}$", "u");
+const pattern21 = new RegExp("^[ -~]{1,32}$", "u");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -854,7 +1005,7 @@ errors++;
 }
 let data4 = data.hotspot_password;
 if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
+if(!pattern20.test(data4)){
 vErrors = addError(vErrors, instancePath+"/hotspot_password", "pattern", {});
 errors++;
 }
@@ -865,7 +1016,7 @@ errors++;
 }
 let data5 = data.hotspot_prefix;
 if(typeof data5 === "string"){
-if(!pattern15.test(data5)){
+if(!pattern21.test(data5)){
 vErrors = addError(vErrors, instancePath+"/hotspot_prefix", "pattern", {});
 errors++;
 }
@@ -913,16 +1064,16 @@ return errors === 0;
 }
 
 const schema25 = {"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false};
-const pattern16 = new RegExp("^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$", "u");
-const pattern17 = new RegExp("^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$", "u");
+const pattern22 = new RegExp("^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$", "u");
+const pattern23 = new RegExp("^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$", "u");
 const schema26 = {"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"};
-const pattern18 = new RegExp("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$", "u");
+const pattern24 = new RegExp("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$", "u");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern18.test(data)){
+if(!pattern24.test(data)){
 vErrors = addError(vErrors, instancePath, "pattern", {});
 errors++;
 }
@@ -1014,7 +1165,7 @@ errors++;
 }
 let data5 = data.ipv4_address;
 if(typeof data5 === "string"){
-if(!pattern16.test(data5)){
+if(!pattern22.test(data5)){
 vErrors = addError(vErrors, instancePath+"/ipv4_address", "pattern", {});
 errors++;
 }
@@ -1025,7 +1176,7 @@ errors++;
 }
 let data6 = data.ipv4_gateway;
 if(typeof data6 === "string"){
-if(!pattern17.test(data6)){
+if(!pattern23.test(data6)){
 vErrors = addError(vErrors, instancePath+"/ipv4_gateway", "pattern", {});
 errors++;
 }
@@ -1073,7 +1224,7 @@ return errors === 0;
 }
 
 const schema27 = {"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false};
-const pattern19 = new RegExp("^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$", "u");
+const pattern25 = new RegExp("^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$", "u");
 const schema28 = {"type":"integer","minimum":-1,"maximum":1048576};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1122,7 +1273,7 @@ errors++;
 }
 let data0 = data.forward_system_logs;
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern25.test(data0)){
 vErrors = addError(vErrors, instancePath+"/forward_system_logs", "pattern", {});
 errors++;
 }
@@ -1391,22 +1542,26 @@ const shape10 = "a duration such as \"30s\" or \"5m\"";
 const shape11 = "a sensor's full name shaped \"<namespace>:component:sensor/<name>\"";
 const shape12 = "a non-empty string";
 const shape13 = "\"<host>:<port>\" or \":<port>\"";
-const shape14 = "\"api-key\"";
-const shape15 = "a non-empty key";
-const shape16 = "a duration such as \"10s\", \"1m30s\" or \"500ms\"";
-const shape17 = "\"stable\", \"dev\", a version such as \"1.2.3\", or an http(s):// or file:// URL";
-const shape18 = "a whole number of minutes from 1 to 525600";
-const shape19 = "a whole number of minutes from 0 to 525600";
-const shape20 = "8 to 63 printable ASCII characters";
-const shape21 = "1 to 32 printable ASCII characters";
-const shape22 = "true, false or null";
-const shape23 = "\"wifi\" or \"wired\"";
-const shape24 = "a whole number from -999 to 999";
-const shape25 = "\"auto\" or an IPv4 address in CIDR form such as \"192.168.1.20/24\"";
-const shape26 = "an IPv4 address such as \"192.168.1.1\" (or \"\")";
-const shape27 = "an IPv4 address such as \"192.168.1.1\"";
-const shape28 = "a whole number from 0 to 4294967295 (0: 100 wired, 600 wifi)";
-const shape29 = "a comma-separated list of syslog identifiers (\"-\" before one excludes it, \"all\" means every one)";
-const shape30 = "a size in MB from 0 to 1048576, or -1 to leave journald's own limit";
-const shape31 = "one of \"all\", \"security\", \"disable\" or \"\"";
-export const shapes = {"components": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "services": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "modules": {"[]": {"type": shape7, "name": shape0, "log_level": shape8, "module_id": shape9, "startup_timeout": shape10}}, "maintenance": {"sensor_name": shape11, "maintenance_allowed_key": shape12}, "log": {"[]": {"level": shape6}}, "network": {"bind_address": shape13}, "auth": {"handlers": {"[]": {"type": shape14, "config": {"*": shape15}}}}, "cloud": {"id": shape12, "secret": shape12, "refresh_interval": shape16}, "agent": {"version_control": {"agent": shape17, "svc-server": shape17}, "advanced_settings": {"viam_server_start_timeout_minutes": shape18}, "network_configuration": {"device_reboot_after_offline_minutes": shape19, "hotspot_password": shape20, "hotspot_prefix": shape21, "offline_before_starting_hotspot_minutes": shape19, "retry_connection_timeout_minutes": shape18, "user_idle_minutes": shape18, "wifi_power_save": shape22}, "additional_networks": {"*": {"type": shape23, "priority": shape24, "ipv4_address": shape25, "ipv4_gateway": shape26, "ipv4_dns": {"[]": shape27}, "ipv4_route_metric": shape28}}, "system_configuration": {"forward_system_logs": shape29, "logging_journald_runtime_max_use_megabytes": shape30, "logging_journald_system_max_use_megabytes": shape30, "os_auto_upgrade_type": shape31}}};
+const shape14 = "a host name, or \"\"";
+const shape15 = "a host name or IP address without a port";
+const shape16 = "an origin such as \"https://app.example.com\" (scheme, host and port only)";
+const shape17 = "a size in bytes from 65536 (64 KiB) to 1073741824 (1 GiB)";
+const shape18 = "\"api-key\"";
+const shape19 = "a non-empty key";
+const shape20 = "a duration such as \"10s\", \"1m30s\" or \"500ms\"";
+const shape21 = "\"stable\", \"dev\", a version such as \"1.2.3\", or an http(s):// or file:// URL";
+const shape22 = "a whole number of minutes from 1 to 525600";
+const shape23 = "a whole number of minutes from 0 to 525600";
+const shape24 = "8 to 63 printable ASCII characters";
+const shape25 = "1 to 32 printable ASCII characters";
+const shape26 = "true, false or null";
+const shape27 = "\"wifi\" or \"wired\"";
+const shape28 = "a whole number from -999 to 999";
+const shape29 = "\"auto\" or an IPv4 address in CIDR form such as \"192.168.1.20/24\"";
+const shape30 = "an IPv4 address such as \"192.168.1.1\" (or \"\")";
+const shape31 = "an IPv4 address such as \"192.168.1.1\"";
+const shape32 = "a whole number from 0 to 4294967295 (0: 100 wired, 600 wifi)";
+const shape33 = "a comma-separated list of syslog identifiers (\"-\" before one excludes it, \"all\" means every one)";
+const shape34 = "a size in MB from 0 to 1048576, or -1 to leave journald's own limit";
+const shape35 = "one of \"all\", \"security\", \"disable\" or \"\"";
+export const shapes = {"components": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "services": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "modules": {"[]": {"type": shape7, "name": shape0, "log_level": shape8, "module_id": shape9, "startup_timeout": shape10}}, "maintenance": {"sensor_name": shape11, "maintenance_allowed_key": shape12}, "log": {"[]": {"level": shape6}}, "network": {"bind_address": shape13, "fqdn": shape14, "local_fqdn": shape14, "allowed_hosts": {"[]": shape15}, "cors_origins": {"[]": shape16}, "max_message_bytes": shape17}, "auth": {"handlers": {"[]": {"type": shape18, "config": {"key": shape19, "keys": {"[]": shape19}, "*": shape19}}}}, "cloud": {"id": shape12, "secret": shape12, "refresh_interval": shape20}, "agent": {"version_control": {"agent": shape21, "svc-server": shape21}, "advanced_settings": {"viam_server_start_timeout_minutes": shape22}, "network_configuration": {"device_reboot_after_offline_minutes": shape23, "hotspot_password": shape24, "hotspot_prefix": shape25, "offline_before_starting_hotspot_minutes": shape23, "retry_connection_timeout_minutes": shape22, "user_idle_minutes": shape22, "wifi_power_save": shape26}, "additional_networks": {"*": {"type": shape27, "priority": shape28, "ipv4_address": shape29, "ipv4_gateway": shape30, "ipv4_dns": {"[]": shape31}, "ipv4_route_metric": shape32}}, "system_configuration": {"forward_system_logs": shape33, "logging_journald_runtime_max_use_megabytes": shape34, "logging_journald_system_max_use_megabytes": shape34, "os_auto_upgrade_type": shape35}}};

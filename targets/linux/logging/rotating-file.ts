@@ -1,6 +1,7 @@
 // The -log-file destination: appends lines to FILE and rotates by size. When FILE would pass
 // maxBytes it becomes FILE.1, FILE.1 becomes FILE.2 and so on; FILE.<maxFiles> is dropped, so the
-// logs never take more than about (maxFiles + 1) x maxBytes. Lines are written synchronously, so
+// logs never take more than (maxFiles + 1) x maxBytes: a single write larger than maxBytes is cut
+// to fit, and says how large it was, rather than passing the cap. Lines are written synchronously, so
 // a crash loses none. A file that cannot be opened (its folder cannot be made, no permission) is
 // a LogFileError at once: a program asked to log to a file it cannot write should not start. If
 // writing fails later (no space, the file rotated onto a bad place), the failure is reported once
@@ -101,7 +102,7 @@ export function createRotatingFile(options: RotatingFileOptions): RotatingFile {
     write(text: string) {
       if (failed) return fallback.write(text);
       try {
-        const buffer = Buffer.from(text);
+        const buffer = fitted(Buffer.from(text), maxBytes);
         if (size > 0 && size + buffer.length > maxBytes) rotate();
         writeAll(fd!, buffer);
         size += buffer.length;
@@ -118,6 +119,17 @@ export function createRotatingFile(options: RotatingFileOptions): RotatingFile {
       fd = undefined;
     },
   };
+}
+
+// A write larger than the whole file keeps its start and ends with how large it was.
+function fitted(buffer: Buffer, maxBytes: number): Buffer {
+  if (buffer.length <= maxBytes) return buffer;
+  const note = Buffer.from(`… (${buffer.length} bytes)\n`);
+  if (note.length >= maxBytes) return note.subarray(0, maxBytes);
+  let keep = maxBytes - note.length;
+  // Never end inside a UTF-8 character (continuation bytes are 10xxxxxx).
+  while (keep > 0 && (buffer[keep]! & 0xc0) === 0x80) keep--;
+  return Buffer.concat([buffer.subarray(0, keep), note]);
 }
 
 function renameIfPresent(from: string, to: string): void {

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createResourceLookup, type LogEngine, type MachineConfig } from "../../../core/index.js";
 import { createNodeClock } from "../logging/index.js";
-import { createApiKeyAuth, registerAuthService, unauthenticatedBindWarning } from "./auth/index.js";
+import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning } from "./auth/index.js";
 import { watchConfigFile, type ConfigWatcher } from "./config-watch/index.js";
 import { createTelemetry, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
 import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
@@ -16,7 +16,9 @@ import { createModuleSockets } from "../modules/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi } from "./robot/index.js";
 import { registerComponentServices } from "./rpc/index.js";
-import { createApiServer, formatListeningOn, type ApiServer, type HttpRoute } from "./transport/index.js";
+import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, type ApiServer, type HttpRoute } from "./transport/index.js";
+import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
+import { createSerialQueue } from "../system/index.js";
 import { screenUntrusted } from "./untrusted-screen.js";
 
 export interface ServeOptions {
@@ -53,7 +55,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { logEngine, startConfig } = options;
   const log = logEngine.logger("svc.server");
   const clock = createNodeClock();
-  const sockets = createModuleSockets();
+  // What a killed svc-server left (its modules, their folder) is stopped and removed first.
+  const sockets = await createModuleSockets({ logger: log });
   const machine = createMachine({
     logEngine,
     clock,
@@ -69,9 +72,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     },
   });
   const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
+  // Auth and the browser rules follow the running configuration itself: an edit the machine
+  // takes applies at once (a removed key's tokens end), one it refuses changes nothing.
+  const runningConfig = () => machine.current()?.config ?? startConfig;
+  // The port knows the machine's names; a key without an id authenticates them (set once listening).
+  let namesMachine = (_entity: string) => false;
   const auth = createApiKeyAuth({
-    auth: startConfig.auth,
+    auth: () => runningConfig().auth,
     allowInsecureCreds: options.allowInsecureCreds,
+    namesThisMachine: (entity) => namesMachine(entity),
     logger: logEngine.logger("svc.auth"),
   });
   const robot = createRobotApi({
@@ -89,8 +98,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   if (options.webProfile) {
     httpRoutes.push(
       ...webProfileRoutes({
-        isAuthenticated: (req) =>
-          auth.checkAuthorization(req.headers.authorization, { address: req.socket.remoteAddress ?? "", secure: false }).ok,
+        tokensRequired: () => auth.enabled,
+        isAuthenticated: async (req) => (await auth.checkRequest(req)).ok,
       }),
     );
   }
@@ -98,6 +107,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 
   const { network } = startConfig;
   const useTls = !options.noTls && network.tls_cert_file !== "" && network.tls_key_file !== "";
+  const authenticatePath = `/${AuthService.typeName}/${AuthService.method.authenticate.name}`;
+  // A flood of refused connections is a few lines a minute per address, not a line each.
+  const refusedLines = createPeerLogLimit();
   const interceptors: Interceptor[] = [telemetry?.interceptor, auth.interceptor, robot.interceptor].filter(
     (i): i is Interceptor => i !== undefined,
   );
@@ -106,13 +118,29 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     tls: useTls ? { certFile: network.tls_cert_file, keyFile: network.tls_key_file } : undefined,
     interceptors,
     httpRoutes,
+    access: browserAccessRules(runningConfig),
+    // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
+    // before it learns whether the method is served); Authenticate is open, its body kept small.
+    checkRpc: async (req, path) => {
+      if (!auth.enabled || path === authenticatePath) return undefined;
+      const check = await auth.checkRequest(req);
+      return check.ok ? undefined : { code: check.code, message: check.message };
+    },
+    openMethods: [authenticatePath],
+    limits: { maxMessageBytes: network.max_message_bytes },
+    onConnectionRefused: (peer, reason) => {
+      const extra = refusedLines.admit(peer);
+      if (extra) log.warn("connection refused", { peer, reason, ...extra });
+    },
+    onCallError: (error, path) => log.debug("a call's answer could not be written", { path: loggedValue(path), error: loggedValue(String(error)) }),
     routes(router) {
       registerAuthService(router, auth);
       robot.routes(router);
       registerComponentServices(router, lookup, robot.callOptions);
     },
-    onRouteError: (error, method, path) => log.error("HTTP route failed", { method, path, error: String(error) }),
+    onRouteError: (error, method, path) => log.error("HTTP route failed", { method: loggedValue(method), path: loggedValue(path), error: String(error) }),
   });
+  namesMachine = server.namesMachine;
   // Modules reach their dependencies here: the same API, on a socket only this user can open.
   const parentSocket = await listenOnUnixSocket(
     sockets.parent,
@@ -126,23 +154,26 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const openWarning = unauthenticatedBindWarning(network.bind_address, startConfig.auth);
   if (openWarning) log.warn(openWarning);
 
-  // Loads go one after another, so a quick second save never races the first.
-  let loading: Promise<unknown> = Promise.resolve();
-  const load = (text: string, origin: string) => {
-    loading = loading.then(async () => {
-      const before = machine.current()?.config;
-      const result = await (telemetry
-        ? telemetry.span("reconfigure", () => machine.load(text, origin), { origin })
-        : machine.load(text, origin));
-      const running = machine.current()?.config;
-      if (running && running !== before) {
-        auth.update(running.auth);
-        if (before) warnAboutRestartOnlySettings(log, startConfig, before, running);
+  // Loads go one after another, so a quick second save never races the first; a load that
+  // throws ends only itself, and the next one starts from the machine as it is.
+  const loads = createSerialQueue();
+  const load = (text: string, origin: string) =>
+    loads.run(async () => {
+      try {
+        const before = machine.current()?.config;
+        const result = await (telemetry
+          ? telemetry.span("reconfigure", () => machine.load(text, origin), { origin })
+          : machine.load(text, origin));
+        const running = machine.current()?.config;
+        if (running && running !== before) {
+          if (before) warnAboutRestartOnlySettings(log, startConfig, before, running);
+        }
+        return result;
+      } catch (error) {
+        log.error("applying the configuration failed; the machine keeps running as it was", { file: origin, error: String(error) });
+        return { outcome: "failed" as const, error: String(error) };
       }
-      return result;
     });
-    return loading;
-  };
   const firstLoad = load(options.initial.text, options.initial.origin);
 
   let watcher: ConfigWatcher | undefined;
@@ -170,7 +201,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         robot.close();
         await parentSocket.close();
         const report = await machine.close();
-        sockets.remove();
+        await sockets.remove();
         for (const hung of report.hung) log.warn("resource did not close in time", { resource: hung });
         for (const failed of report.failed) log.error("resource failed to close", { resource: failed.name, error: failed.error });
         telemetry?.close();
@@ -199,7 +230,7 @@ function warnAboutRestartOnlySettings(
   before: MachineConfig,
   now: MachineConfig,
 ): void {
-  const keys = ["bind_address", "tls_cert_file", "tls_key_file", "no_tls"] as const;
+  const keys = ["bind_address", "tls_cert_file", "tls_key_file", "no_tls", "max_message_bytes"] as const;
   for (const key of keys) {
     if (before.network[key] !== now.network[key] && start.network[key] !== now.network[key]) {
       log.warn(`network.${key} changed; it takes effect when svc-server restarts`, { key });

@@ -1,18 +1,23 @@
-// A browser page on another origin can call the API: preflights are answered with the headers
-// gRPC-web, Connect and the Viam SDK send, responses carry the origin and expose grpc-status.
+// A browser page on another origin can call the API when the access rules let it: preflights are
+// answered with the headers gRPC-web, Connect and the Viam SDK send, responses carry the origin
+// and expose grpc-status, and credentials are never allowed. When tokens are required any origin
+// may call; otherwise only the machine's own and the listed ones, and any other is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiServer, type ApiServer } from "../../../targets/linux/server/transport/index.js";
+import { createApiServer, type AccessRules, type ApiServer } from "../../../targets/linux/server/transport/index.js";
 import { getReadingsPath, sensorRoutes } from "./sensor-fixture.js";
 
 const origin = "https://app.example.com";
+const withTokens: AccessRules = { tokensRequired: true, hostNames: [], corsOrigins: [] };
+const listed: AccessRules = { tokensRequired: false, hostNames: [], corsOrigins: ["https://ui.example.com"] };
 let open: ApiServer;
 let restricted: ApiServer;
 
 beforeAll(async () => {
-  open = await createApiServer({ bindAddress: "127.0.0.1:0", routes: sensorRoutes });
+  open = await createApiServer({ bindAddress: "127.0.0.1:0", routes: sensorRoutes, access: () => withTokens });
   restricted = await createApiServer({
     bindAddress: "127.0.0.1:0",
     routes: sensorRoutes,
+    access: () => listed,
     cors: { allowedOrigins: [origin], extraAllowedHeaders: ["x-trace"] },
   });
 });
@@ -41,7 +46,7 @@ describe("CORS", () => {
     const response = await preflight(open, origin);
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe(origin);
-    expect(response.headers.get("access-control-allow-credentials")).toBe("true");
+    expect(response.headers.get("access-control-allow-credentials")).toBeNull();
     expect(response.headers.get("access-control-allow-methods")?.split(", ")).toEqual(expect.arrayContaining(["POST", "GET"]));
     const allowed = response.headers.get("access-control-allow-headers")?.split(", ");
     for (const header of [
@@ -80,14 +85,20 @@ describe("CORS", () => {
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  it("with a list of origins, allows only those, plus the extra headers asked for", async () => {
-    const allowed = await preflight(restricted, origin);
-    expect(allowed.headers.get("access-control-allow-origin")).toBe(origin);
-    expect(allowed.headers.get("access-control-allow-headers")?.split(", ")).toContain("x-trace");
+  it("without tokens, allows only the listed origins and the machine's own, plus the extra headers asked for", async () => {
+    for (const allowedOrigin of [origin, "https://ui.example.com", `http://127.0.0.1:${restricted.port}`]) {
+      const allowed = await preflight(restricted, allowedOrigin);
+      expect(allowed.headers.get("access-control-allow-origin"), allowedOrigin).toBe(allowedOrigin);
+      expect(allowed.headers.get("access-control-allow-headers")?.split(", ")).toContain("x-trace");
+    }
     const other = await preflight(restricted, "https://elsewhere.example");
-    expect(other.status).toBe(204);
+    expect(other.status).toBe(403);
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     const call = await grpcWebCall(restricted, "https://elsewhere.example");
+    expect(call.status).toBe(403);
     expect(call.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await call.text()).toContain("network.cors_origins");
+    // No Origin: not a page, so nothing to refuse.
+    expect((await grpcWebCall(restricted)).status).toBe(200);
   });
 });

@@ -1,10 +1,13 @@
-// Access tokens handed out by Authenticate: JWTs signed with HMAC-SHA256 under a secret that
-// lives only in this process, so a restart invalidates every token. Only our own header is
-// accepted, which rules out "alg: none" and key-confusion tricks.
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+// Access tokens handed out by Authenticate: JWTs (jose) signed HS256 under a secret that lives
+// only in this process, so a restart ends every token. The header names the signing key (`kid`);
+// the claims say which API key the token is for (`sub`, and `kfp`, a fingerprint of the key as it
+// was, so a rotated or removed key ends its tokens) and until when (`exp`). Only HS256 under our
+// own key id verifies: "alg: none", other algorithms and other secrets do not.
+import { randomBytes, randomUUID, createHash, createHmac } from "node:crypto";
+import { errors, jwtVerify, SignJWT, type JWTPayload } from "jose";
 
 export interface AccessTokenClaims {
-  /** The API key id the token was issued for (`sub`). */
+  /** The key id the token was issued for (`sub`), or for a key without an id the entity named. */
   readonly keyId: string;
   /** Binds the token to the key as it was: a rotated or removed key ends its tokens. */
   readonly keyFingerprint: string;
@@ -15,8 +18,8 @@ export interface AccessTokenClaims {
 export type TokenCheck = { ok: true; claims: AccessTokenClaims } | { ok: false; problem: string };
 
 export interface AccessTokens {
-  sign(keyId: string, keyFingerprint: string): string;
-  verify(token: string): TokenCheck;
+  sign(keyId: string, keyFingerprint: string): Promise<string>;
+  verify(token: string): Promise<TokenCheck>;
   /** An HMAC under the process secret, for fingerprints that mean nothing outside this process. */
   mac(text: string): Buffer;
 }
@@ -28,48 +31,57 @@ export interface AccessTokenOptions {
   now: () => number;
 }
 
-const header = base64url(Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })));
-const headerDot = `${header}.`;
+/** Longer than any token this server signs; a longer one is refused before any work. */
+export const MAX_TOKEN_LENGTH = 2048;
+
+// Three base64url parts. The signature of HS256 is 32 bytes: exactly 43 characters, the last
+// carrying two unused bits that must be zero. jose's decoder forgives trailing characters and
+// set unused bits, so the exact form is checked here and no other spelling of a token verifies.
+const compactJws = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+const hs256Signature = /\.[\w-]{42}[AEIMQUYcgkosw048]$/;
 
 export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
-  const secret = Buffer.from(options.secret);
-  const signature = (signed: string) => createHmac("sha256", secret).update(signed).digest();
+  const secret = Uint8Array.from(options.secret);
+  const kid = createHash("sha256").update("svc access token key\0").update(secret).digest("base64url").slice(0, 16);
+  const ttlSeconds = Math.max(1, Math.ceil(options.ttlMs / 1000));
+  // Only our own key: a token naming another was signed by another server or an earlier run.
+  const keyFor = (header: { kid?: string }) => {
+    if (header.kid !== kid) throw new errors.JWSSignatureVerificationFailed();
+    return secret;
+  };
 
   return {
     sign(keyId, keyFingerprint) {
       const issuedAt = Math.floor(options.now() / 1000);
-      const payload = {
-        sub: keyId,
-        iat: issuedAt,
-        exp: issuedAt + Math.max(1, Math.ceil(options.ttlMs / 1000)),
-        jti: randomUUID(),
-        rpc_creds_type: "api-key",
-        kfp: keyFingerprint,
-      };
-      const signed = headerDot + base64url(Buffer.from(JSON.stringify(payload)));
-      return `${signed}.${base64url(signature(signed))}`;
+      return new SignJWT({ rpc_creds_type: "api-key", kfp: keyFingerprint })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT", kid })
+        .setSubject(keyId)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
+        .setJti(randomUUID())
+        .sign(secret);
     },
-    verify(token) {
-      if (!token.startsWith(headerDot)) return { ok: false, problem: "not a token issued by this server" };
-      const lastDot = token.lastIndexOf(".");
-      if (lastDot <= headerDot.length) return { ok: false, problem: "malformed token" };
-      const given = Buffer.from(token.slice(lastDot + 1), "base64url");
-      const expected = signature(token.slice(0, lastDot));
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return { ok: false, problem: "bad token signature" };
-      }
-      let claims: { sub?: unknown; exp?: unknown; kfp?: unknown };
+    async verify(token) {
+      if (token.length > MAX_TOKEN_LENGTH) return { ok: false, problem: "token too long" };
+      if (!compactJws.test(token)) return { ok: false, problem: "not a token issued by this server" };
+      if (!hs256Signature.test(token)) return { ok: false, problem: "bad token signature" };
+      let payload: JWTPayload;
       try {
-        claims = JSON.parse(Buffer.from(token.slice(headerDot.length, lastDot), "base64url").toString("utf8"));
-      } catch {
-        return { ok: false, problem: "malformed token" };
+        ({ payload } = await jwtVerify(token, keyFor, {
+          algorithms: ["HS256"],
+          typ: "JWT",
+          requiredClaims: ["sub", "exp", "kfp"],
+          currentDate: new Date(options.now()),
+          clockTolerance: 0,
+        }));
+      } catch (error) {
+        return { ok: false, problem: problemOf(error) };
       }
-      if (typeof claims.sub !== "string" || typeof claims.exp !== "number" || typeof claims.kfp !== "string") {
-        return { ok: false, problem: "malformed token" };
+      const { sub, exp, kfp } = payload as { sub: unknown; exp: unknown; kfp: unknown };
+      if (typeof sub !== "string" || typeof exp !== "number" || typeof kfp !== "string") {
+        return { ok: false, problem: "not a token issued by this server" };
       }
-      const expiresAt = claims.exp * 1000;
-      if (expiresAt <= options.now()) return { ok: false, problem: "token expired" };
-      return { ok: true, claims: { keyId: claims.sub, keyFingerprint: claims.kfp, expiresAt } };
+      return { ok: true, claims: { keyId: sub, keyFingerprint: kfp, expiresAt: exp * 1000 } };
     },
     mac(text) {
       return createHmac("sha256", secret).update(text).digest();
@@ -77,11 +89,13 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   };
 }
 
+function problemOf(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return "token expired";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "bad token signature";
+  return "not a token issued by this server";
+}
+
 /** A fresh random secret for one process. */
 export function newTokenSecret(): Uint8Array {
   return randomBytes(32);
-}
-
-function base64url(bytes: Buffer): string {
-  return bytes.toString("base64url");
 }

@@ -1,14 +1,16 @@
 // API-key authentication as the official SDKs speak it: `AuthService/Authenticate` with the key
 // id as `entity` and `{type: "api-key", payload: <key>}` returns an access token; every other call
 // then carries `authorization: Bearer <token>`. When no api-key handler is configured, every call
-// is let through. Keys can change while the server runs (`update`); tokens survive a
-// reconfiguration unless their key was changed or removed.
+// is let through. The keys follow the configuration: `auth` may be a function, read on every
+// check, so an edit that removes a key ends its tokens as soon as the machine takes the edit, and
+// an edit the machine refuses changes nothing. Tokens survive an edit unless their key changed.
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import type { AuthConfig, LoggerLike } from "../../../../core/index.js";
-import { peerKey, type Peer } from "../transport/index.js";
-import { createAccessTokens, newTokenSecret, type AccessTokenClaims } from "./access-token.js";
+import { createPeerLogLimit, loggedValue, peerKey, peerOfRequest, type HttpRequest, type Peer } from "../transport/index.js";
+import { createAccessTokens, newTokenSecret } from "./access-token.js";
 import { createApiKeyTable, type ApiKeyTable } from "./api-key-table.js";
 import { plaintextCredentialsProblem } from "./plaintext-credentials.js";
+import { createVerifiedTokens } from "./verified-tokens.js";
 
 export const DEFAULT_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -16,7 +18,8 @@ export const DEFAULT_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const authEntityKey = createContextKey<string>("", { description: "svc authenticated key id" });
 
 export interface ApiKeyAuthOptions {
-  auth: AuthConfig;
+  /** The auth section, or where to read the running one from (same object while it is unchanged). */
+  auth: AuthConfig | (() => AuthConfig);
   /** How long a token is good for. Default one hour. */
   tokenTtlMs?: number;
   /** -allow-insecure-creds: accept credentials over plaintext from other machines. */
@@ -25,6 +28,8 @@ export interface ApiKeyAuthOptions {
   now?: () => number;
   /** The token signing secret; a random one per process by default. */
   secret?: Uint8Array;
+  /** True for an entity naming this machine: what a key without an id authenticates. Default: none does. */
+  namesThisMachine?: (entity: string) => boolean;
   logger?: LoggerLike;
 }
 
@@ -34,14 +39,16 @@ export interface ApiKeyAuth {
   /** True when an api-key handler is configured: calls then need a token. */
   readonly enabled: boolean;
   /**
-   * The Authenticate call: returns an access token, or throws a ConnectError
+   * The Authenticate call: resolves with an access token, or rejects with a ConnectError
    * (INVALID_ARGUMENT for an unknown credential type, PERMISSION_DENIED for a bad key or for
    * credentials over plaintext from another machine).
    */
-  authenticate(entity: string, credentials: { type: string; payload: string } | undefined, peer: Peer): string;
+  authenticate(entity: string, credentials: { type: string; payload: string } | undefined, peer: Peer): Promise<string>;
   /** Checks the value of an `authorization` header sent by `peer`. */
-  checkAuthorization(header: string | null | undefined, peer: Peer): AuthorizationCheck;
-  /** Takes the keys of a new configuration. */
+  checkAuthorization(header: string | null | undefined, peer: Peer): Promise<AuthorizationCheck>;
+  /** Checks a plain HTTP request's `authorization` header, from its real peer (address and TLS). */
+  checkRequest(req: HttpRequest): Promise<AuthorizationCheck>;
+  /** Takes the keys of a new configuration (for an `auth` given as a value). */
   update(auth: AuthConfig): void;
   /** Refuses every call but Authenticate without a valid token, when enabled. */
   readonly interceptor: Interceptor;
@@ -49,90 +56,100 @@ export interface ApiKeyAuth {
 
 const authServiceName = "proto.rpc.v1.AuthService";
 const bearer = "Bearer ";
-// Verified tokens, so a busy client does not pay for an HMAC on every call.
-const tokenCacheSize = 1024;
 
 export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
   const now = options.now ?? Date.now;
   const allowInsecure = options.allowInsecureCreds === true;
   const logger = options.logger;
+  const namesThisMachine = options.namesThisMachine ?? (() => false);
   const tokens = createAccessTokens({
     secret: options.secret ?? newTokenSecret(),
     ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
     now,
   });
-  let keys: ApiKeyTable = createApiKeyTable(options.auth, tokens.mac);
-  const verified = new Map<string, AccessTokenClaims>();
+  const verified = createVerifiedTokens({ verify: tokens.verify, now });
+  // Anyone may call Authenticate: what it logs is bounded, and only a few lines per address a minute.
+  const refusalLines = createPeerLogLimit({ now });
+  const logRefusal = (message: string, peer: Peer, entity: string) => {
+    const extra = refusalLines.admit(peer.address);
+    if (extra) logger?.warn(message, { peer: peer.address, entity: loggedValue(entity), ...extra });
+  };
+  let source: () => AuthConfig = typeof options.auth === "function" ? options.auth : constant(options.auth);
+  let tableOf: AuthConfig | undefined;
+  let table: ApiKeyTable | undefined;
 
-  function verify(token: string): AuthorizationCheck {
-    let claims = verified.get(token);
-    if (!claims) {
-      const result = tokens.verify(token);
-      if (!result.ok) return { ok: false, code: Code.Unauthenticated, message: `unauthenticated: ${result.problem}` };
-      claims = result.claims;
-      if (verified.size >= tokenCacheSize) verified.clear();
-      verified.set(token, claims);
+  // The table of the auth section in force now, rebuilt only when the section changes.
+  function keys(): ApiKeyTable {
+    const auth = source();
+    if (auth !== tableOf || !table) {
+      table = createApiKeyTable(auth, tokens.mac, namesThisMachine);
+      tableOf = auth;
     }
-    if (claims.expiresAt <= now()) {
-      verified.delete(token);
-      return { ok: false, code: Code.Unauthenticated, message: "unauthenticated: token expired" };
-    }
-    if (keys.fingerprint(claims.keyId) !== claims.keyFingerprint) {
+    return table;
+  }
+
+  async function verify(token: string): Promise<AuthorizationCheck> {
+    const result = await verified.check(token);
+    if (!result.ok) return { ok: false, code: Code.Unauthenticated, message: `unauthenticated: ${result.problem}` };
+    if (!keys().has(result.claims.keyFingerprint)) {
       return {
         ok: false,
         code: Code.Unauthenticated,
-        message: `unauthenticated: API key ${JSON.stringify(claims.keyId)} has been changed or removed; authenticate again`,
+        message: `unauthenticated: API key ${JSON.stringify(result.claims.keyId)} has been changed or removed; authenticate again`,
       };
     }
-    return { ok: true, keyId: claims.keyId };
+    return { ok: true, keyId: result.claims.keyId };
+  }
+
+  async function checkAuthorization(header: string | null | undefined, peer: Peer): Promise<AuthorizationCheck> {
+    if (!keys().enabled) return { ok: false, code: Code.Unauthenticated, message: "no API keys are configured" };
+    if (!header) {
+      return {
+        ok: false,
+        code: Code.Unauthenticated,
+        message: `authentication required: send "authorization: Bearer <token>" with a token from ${authServiceName}/Authenticate`,
+      };
+    }
+    const insecure = plaintextCredentialsProblem(peer, allowInsecure);
+    if (insecure) return { ok: false, code: Code.PermissionDenied, message: insecure };
+    if (!header.startsWith(bearer)) {
+      return { ok: false, code: Code.Unauthenticated, message: 'expected "authorization: Bearer <token>"' };
+    }
+    return verify(header.slice(bearer.length));
   }
 
   const auth: ApiKeyAuth = {
     get enabled() {
-      return keys.enabled;
+      return keys().enabled;
     },
-    authenticate(entity, credentials, peer) {
+    async authenticate(entity, credentials, peer) {
       const type = credentials?.type ?? "";
-      if (!keys.enabled || type !== "api-key") {
+      const table = keys();
+      if (!table.enabled || type !== "api-key") {
         throw new ConnectError(`do not know how to handle credential type ${JSON.stringify(type)}`, Code.InvalidArgument);
       }
       const insecure = plaintextCredentialsProblem(peer, allowInsecure);
       if (insecure) {
-        logger?.warn("credentials refused over plaintext", { peer: peer.address, entity });
+        logRefusal("credentials refused over plaintext", peer, entity);
         throw new ConnectError(insecure, Code.PermissionDenied);
       }
-      const keyId = keys.check(entity, credentials?.payload ?? "");
-      if (keyId === undefined) {
-        logger?.warn("authentication failed: invalid credentials", { peer: peer.address, entity });
+      const matched = table.check(entity, credentials?.payload ?? "");
+      if (matched === undefined) {
+        logRefusal("authentication failed: invalid credentials", peer, entity);
         throw new ConnectError("invalid credentials", Code.PermissionDenied);
       }
-      return tokens.sign(keyId, keys.fingerprint(keyId)!);
+      return tokens.sign(matched.keyId, matched.fingerprint);
     },
-    checkAuthorization(header, peer) {
-      if (!keys.enabled) return { ok: false, code: Code.Unauthenticated, message: "no API keys are configured" };
-      if (!header) {
-        return {
-          ok: false,
-          code: Code.Unauthenticated,
-          message: `authentication required: send "authorization: Bearer <token>" with a token from ${authServiceName}/Authenticate`,
-        };
-      }
-      const insecure = plaintextCredentialsProblem(peer, allowInsecure);
-      if (insecure) return { ok: false, code: Code.PermissionDenied, message: insecure };
-      if (!header.startsWith(bearer)) {
-        return { ok: false, code: Code.Unauthenticated, message: 'expected "authorization: Bearer <token>"' };
-      }
-      return verify(header.slice(bearer.length));
-    },
+    checkAuthorization,
+    checkRequest: (req) => checkAuthorization(req.headers.authorization, peerOfRequest(req)),
     update(next) {
-      keys = createApiKeyTable(next, tokens.mac);
-      verified.clear();
+      source = constant(next);
     },
     interceptor: (next) => async (req) => {
-      if (!keys.enabled || (req.method.name === "Authenticate" && req.service.typeName === authServiceName)) {
+      if (!keys().enabled || (req.method.name === "Authenticate" && req.service.typeName === authServiceName)) {
         return next(req);
       }
-      const check = auth.checkAuthorization(req.header.get("authorization"), req.contextValues.get(peerKey));
+      const check = await checkAuthorization(req.header.get("authorization"), req.contextValues.get(peerKey));
       if (!check.ok) {
         logger?.debug("call refused", { method: `${req.service.typeName}/${req.method.name}`, reason: check.message });
         throw new ConnectError(check.message, check.code);
@@ -142,4 +159,8 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     },
   };
   return auth;
+}
+
+function constant(auth: AuthConfig): () => AuthConfig {
+  return () => auth;
 }

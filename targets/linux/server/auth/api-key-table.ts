@@ -1,16 +1,24 @@
-// The API keys of `auth.handlers[{type: "api-key", config: {"<key id>": "<key>"}}]`, held as
-// digests and compared in constant time, so neither a key nor how much of it matched leaks
-// through timing.
+// The API keys of the configured api-key handler, held as digests and compared in constant time,
+// so neither a key nor how much of it matched leaks through timing. A key with an id
+// ("<key id>": "<key>") authenticates that id. A key without one (Viam's legacy `key` / `keys`)
+// authenticates an entity that names this machine: one of its names, alone or with its port,
+// which is what the official SDK sends when it is given no authEntity ("localhost:8080").
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthConfig } from "../../../../core/index.js";
 
+export interface MatchedKey {
+  /** The key id, or for a key without an id the entity the caller named. */
+  readonly keyId: string;
+  readonly fingerprint: string;
+}
+
 export interface ApiKeyTable {
-  /** Whether any api-key handler is configured (with or without keys). */
+  /** Whether an api-key handler is configured (with or without keys). */
   readonly enabled: boolean;
-  /** The key id when `key` is the key of `keyId`; undefined otherwise. */
-  check(keyId: string, key: string): string | undefined;
-  /** Identifies the key of `keyId` as configured now; undefined for an unknown id. */
-  fingerprint(keyId: string): string | undefined;
+  /** The key `key` is, for the caller naming `entity`; undefined when it is none. */
+  check(entity: string, key: string): MatchedKey | undefined;
+  /** Whether a key with this fingerprint is configured now. */
+  has(fingerprint: string): boolean;
 }
 
 interface StoredKey {
@@ -21,27 +29,38 @@ interface StoredKey {
 // Compared against when the key id is unknown, so a miss costs what a wrong key costs.
 const unknownKey = createHash("sha256").update("no such key").digest();
 
-export function createApiKeyTable(auth: AuthConfig, mac: (text: string) => Buffer): ApiKeyTable {
-  const keys = new Map<string, StoredKey>();
+export function createApiKeyTable(
+  auth: AuthConfig,
+  mac: (text: string) => Buffer,
+  namesThisMachine: (entity: string) => boolean,
+): ApiKeyTable {
+  const byId = new Map<string, StoredKey>();
+  const withoutId: StoredKey[] = [];
+  const fingerprint = (text: string) => mac(text).subarray(0, 12).toString("base64url");
   const handlers = auth.handlers.filter((handler) => handler.type === "api-key");
   for (const handler of handlers) {
     for (const [keyId, key] of Object.entries(handler.config)) {
-      keys.set(keyId, {
-        digest: digest(key),
-        fingerprint: mac(`api-key\0${keyId}\0${key}`).subarray(0, 12).toString("base64url"),
-      });
+      byId.set(keyId, { digest: digest(key), fingerprint: fingerprint(`api-key\0${keyId}\0${key}`) });
+    }
+    for (const key of handler.legacy_keys ?? []) {
+      withoutId.push({ digest: digest(key), fingerprint: fingerprint(`api-key without id\0${key}`) });
     }
   }
+  const fingerprints = new Set([...byId.values(), ...withoutId].map((stored) => stored.fingerprint));
+
   return {
     enabled: handlers.length > 0,
-    check(keyId, key) {
-      const stored = keys.get(keyId);
-      const same = timingSafeEqual(digest(key), stored?.digest ?? unknownKey);
-      return same && stored ? keyId : undefined;
+    check(entity, key) {
+      const given = digest(key);
+      const stored = byId.get(entity);
+      if (timingSafeEqual(given, stored?.digest ?? unknownKey) && stored) return { keyId: entity, fingerprint: stored.fingerprint };
+      if (stored || withoutId.length === 0 || !namesThisMachine(entity)) return undefined;
+      // Every key is compared, so the time taken does not say which one matched.
+      let matched: StoredKey | undefined;
+      for (const candidate of withoutId) if (timingSafeEqual(given, candidate.digest)) matched ??= candidate;
+      return matched && { keyId: entity, fingerprint: matched.fingerprint };
     },
-    fingerprint(keyId) {
-      return keys.get(keyId)?.fingerprint;
-    },
+    has: (fingerprint) => fingerprints.has(fingerprint),
   };
 }
 

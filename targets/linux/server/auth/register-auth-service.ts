@@ -6,8 +6,8 @@ import type { ApiKeyAuth } from "./api-key-auth.js";
 
 export function registerAuthService(router: ConnectRouter, auth: ApiKeyAuth): void {
   router.service(AuthService, {
-    authenticate(request, context) {
-      return { accessToken: auth.authenticate(request.entity, request.credentials, context.values.get(peerKey)) };
+    async authenticate(request, context) {
+      return { accessToken: await auth.authenticate(request.entity, request.credentials, context.values.get(peerKey)) };
     },
   });
 }

@@ -4,6 +4,7 @@ export { DiagnosticsError } from "./diagnostics-error.js";
 export { dumpResources, resourceDump, type ResourceDumpEntry } from "./dump-resources.js";
 export { startCpuProfile, startCpuProfileFile, type CpuProfileFile, type RunningCpuProfile } from "./cpu-profile.js";
 export { takeHeapSnapshot } from "./heap-snapshot.js";
+export { memoryAfterGc, type MemoryAfterGc } from "./memory-after-gc.js";
 export { webProfileRoutes, type WebProfileOptions } from "./web-profile.js";
 export { createTelemetry, type SpanAttributes, type Telemetry, type TelemetryOptions } from "./telemetry.js";
 export { createLatencyHistogram, type LatencyHistogram, type LatencySummary } from "./latency-histogram.js";

@@ -1,14 +1,20 @@
 // -webprofile: profiling endpoints on the API port. `GET /debug/profile?seconds=N` answers a CPU
 // profile of the next N seconds (`.cpuprofile`); `GET /debug/heap` a heap snapshot
-// (`.heapsnapshot`). A profile exposes the program's insides and a snapshot its memory (keys
-// included), so they are served to loopback clients only, or to requests the caller vouches for.
+// (`.heapsnapshot`); `GET /debug/memory` the process's memory figures right after a full garbage
+// collection (JSON, see memory-after-gc.ts). A profile exposes the program's insides and a
+// snapshot its memory (keys included): when API keys are configured every /debug request needs a
+// valid token, whoever asks, this machine included; without keys they are served to loopback
+// clients only.
 import { isLoopbackAddress, type HttpRequest, type HttpResponse, type HttpRoute } from "../transport/index.js";
 import { startCpuProfile } from "./cpu-profile.js";
 import { takeHeapSnapshot } from "./heap-snapshot.js";
+import { memoryAfterGc } from "./memory-after-gc.js";
 
 export interface WebProfileOptions {
   /** True for a request authenticated some other way (a valid Bearer token). Default: none is. */
-  isAuthenticated?: (req: HttpRequest) => boolean;
+  isAuthenticated?: (req: HttpRequest) => boolean | Promise<boolean>;
+  /** True while API keys are configured: then every request needs to be authenticated. Default: never. */
+  tokensRequired?: () => boolean;
   /** When `seconds` is not given. Default 10. */
   defaultSeconds?: number;
   /** The longest profile asked for. Default 300. */
@@ -18,8 +24,19 @@ export interface WebProfileOptions {
 export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
   const defaultSeconds = options.defaultSeconds ?? 10;
   const maxSeconds = options.maxSeconds ?? 300;
-  const allowed = (req: HttpRequest) =>
-    isLoopbackAddress(req.socket.remoteAddress ?? "") || options.isAuthenticated?.(req) === true;
+  const tokensRequired = options.tokensRequired ?? (() => false);
+  const authenticated = async (req: HttpRequest) => (await options.isAuthenticated?.(req)) === true;
+  // Answers the refusal itself; true when the request may go on.
+  const allowed = async (req: HttpRequest, res: HttpResponse) => {
+    if (tokensRequired()) {
+      if (await authenticated(req)) return true;
+      unauthorized(res);
+      return false;
+    }
+    if (isLoopbackAddress(req.socket.remoteAddress ?? "") || (await authenticated(req))) return true;
+    forbidden(res);
+    return false;
+  };
   let snapshotting = false;
 
   return [
@@ -27,7 +44,7 @@ export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
       method: "GET",
       path: "/debug/profile",
       async handler(req, res) {
-        if (!allowed(req)) return forbidden(res);
+        if (!(await allowed(req, res))) return;
         const given = new URL(req.url ?? "/", "http://x").searchParams.get("seconds");
         const seconds = given === null ? defaultSeconds : Number(given);
         if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
@@ -53,7 +70,7 @@ export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
       method: "GET",
       path: "/debug/heap",
       async handler(req, res) {
-        if (!allowed(req)) return forbidden(res);
+        if (!(await allowed(req, res))) return;
         if (snapshotting) return plain(res, 409, "a heap snapshot is already being taken\n");
         snapshotting = true;
         try {
@@ -71,7 +88,23 @@ export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
         }
       },
     },
+    {
+      method: "GET",
+      path: "/debug/memory",
+      async handler(req, res) {
+        if (!(await allowed(req, res))) return;
+        const body = JSON.stringify(await memoryAfterGc());
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+        if (req.method === "HEAD") res.end();
+        else res.end(body);
+      },
+    },
   ];
+}
+
+function unauthorized(res: HttpResponse): void {
+  res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" });
+  res.end("profiling needs authorization: Bearer <token> (from proto.rpc.v1.AuthService/Authenticate) while API keys are configured\n");
 }
 
 function forbidden(res: HttpResponse): void {

@@ -1,20 +1,26 @@
 // The API port: one listener serving gRPC over HTTP/2 (h2c or TLS), gRPC-web and Connect over
 // HTTP/1.1, through one connect router whose services the caller registers, plus plain HTTP
-// routes and CORS. It knows nothing of machines: services, interceptors and routes come in.
-import { createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+// routes, CORS and the Host check, every request and connection held to the limits of
+// limits.ts. It knows nothing of machines: services, interceptors, routes, the access rules and
+// the credentials check come in.
+import { Code, createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { AddressInfo, Server } from "node:net";
 import { parseBindAddress, type BindAddress } from "./bind-address.js";
+import { createConnectionGate } from "./connection-gate.js";
 import { createConnectionTracker } from "./connection-tracker.js";
-import { createCorsPolicy, type CorsOptions } from "./cors.js";
+import type { AccessRules, CorsOptions } from "./cors.js";
 import { createHttpRouteTable, type HttpRoute } from "./http-routes.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
-import { createCleartextListener, createTlsListener, type TlsCredentials } from "./listeners.js";
+import { resolveLimits, type TransportLimits } from "./limits.js";
+import { createCleartextListener, createTlsListener, type ListenerParts, type TlsCredentials } from "./listeners.js";
 import { listeningOn, type ListeningOn } from "./listening-on.js";
-import { peerKey, type Peer } from "./peer.js";
-import { createUnknownRpcResponder } from "./unknown-rpc.js";
+import { peerKey, peerOfRequest, type Peer } from "./peer.js";
+import { continueIfExpected } from "./request-body.js";
+import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
+import { createRpcHandler } from "./rpc-handler.js";
+import { createUnknownRpcResponder, type RpcRefusal } from "./unknown-rpc.js";
 
 export interface ApiServerOptions {
   /** "host:port" to listen on, as in the `bind_address` setting; port 0 picks a free port. */
@@ -28,6 +34,25 @@ export interface ApiServerOptions {
   /** Serve TLS with these PEM files (`tls_cert_file`, `tls_key_file`); cleartext without. */
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
   readonly cors?: CorsOptions;
+  /**
+   * Who may call from a browser, read on every request (return the same object while nothing
+   * changes). Default: no tokens, only the machine's own names and origins.
+   */
+  readonly access?: () => AccessRules;
+  /**
+   * What every RPC-shaped request must pass (credentials), asked before its body is read and
+   * before a method nobody serves hears UNIMPLEMENTED; a refusal is answered instead, in the
+   * caller's protocol, and the body is never read. `path` is "/package.Service/Method".
+   */
+  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcRefusal | undefined>;
+  /** Paths of methods anyone may call (Authenticate): not checked, their bodies held to a small limit. */
+  readonly openMethods?: readonly string[];
+  /** Overrides of the limits (limits.ts); the message size is the `network.max_message_bytes` setting. */
+  readonly limits?: Partial<TransportLimits>;
+  /** Told of each connection refused for the caps (the caller bounds how much of it it logs). */
+  readonly onConnectionRefused?: (address: string, why: string) => void;
+  /** Told when a call's answer could not be written for another reason than the client leaving. */
+  readonly onCallError?: (error: unknown, path: string) => void;
   /** How long close() lets calls finish before it destroys the connections left. Default 5000. */
   readonly closeDeadlineMs?: number;
   /** Told when a plain HTTP route throws (it has answered 500). */
@@ -35,6 +60,8 @@ export interface ApiServerOptions {
 }
 
 export interface ApiServer {
+  /** The limits in force. */
+  readonly limits: TransportLimits;
   /** The address listened on, as the system reports it ("127.0.0.1", "::"). */
   readonly host: string;
   /** The port listened on, the one picked when 0 was asked. */
@@ -44,6 +71,8 @@ export interface ApiServer {
   readonly url: string;
   /** What it listens on, which for a wildcard address is not `url` (logs say this). */
   readonly listening: ListeningOn;
+  /** True for an entity naming this machine: one of its names, alone or with its port ("localhost:8080"). */
+  namesMachine(entity: string): boolean;
   /**
    * Stops accepting, tells running calls to wrap up (their signal aborts), sends HTTP/2 sessions
    * GOAWAY, drops idle HTTP/1.1 connections, and resolves once every connection is gone and the
@@ -70,38 +99,60 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // Every call in flight listens to it; many at once is normal, not a leak.
   setMaxListeners(0, shutdown.signal);
   const tracker = createConnectionTracker();
-  const cors = createCorsPolicy(options.cors);
+  let port = 0;
+  const screen = createRequestScreen({
+    bindHost: bind.value.host,
+    port: () => port,
+    secure: credentials !== undefined,
+    access: options.access ?? (() => ownNamesOnly),
+    cors: options.cors,
+  });
+  const limits = resolveLimits(options.limits);
+  const checkRpc = options.checkRpc;
   const onRouteError = options.onRouteError ?? (() => {});
   const plain = createHttpRouteTable(options.httpRoutes ?? [], (error, req) =>
     onRouteError(error, req.method ?? "", pathOf(req)),
   );
   const peerOf = createPeerLookup();
-  const services = new Set<string>();
-  const unknown = createUnknownRpcResponder(services);
-
-  const rpc = connectNodeAdapter({
-    routes(router) {
-      options.routes(router);
-      for (const handler of router.handlers) services.add(handler.service.typeName);
-    },
-    interceptors: [...(options.interceptors ?? [])],
+  const rpc = createRpcHandler({
+    routes: options.routes,
+    interceptors: options.interceptors ?? [],
     shutdownSignal: shutdown.signal,
     contextValues: (req) => createContextValues().set(peerKey, peerOf(req)),
-    fallback(req, nodeRes) {
-      // The adapter hands back the very response object the handler below received.
-      const res = nodeRes as HttpResponse;
-      const path = pathOf(req);
-      if (!unknown.answerRpc(req, res, path) && !plain.serve(req, res, path)) unknown.notFound(res);
-    },
+    limits,
+    checkRpc,
+    openMethods: options.openMethods,
+    onError: options.onCallError ?? (() => {}),
   });
-  const handler = (req: HttpRequest, res: HttpResponse) => {
-    if (!cors.apply(req, res)) rpc(req, res);
+  const unknown = createUnknownRpcResponder(rpc.services);
+  const answerUnknown = (req: HttpRequest, res: HttpResponse, path: string) => {
+    if (!checkRpc) return unknown.answerRpc(req, res, path);
+    checkRpc(req, path).then(
+      (refusal) => unknown.answerRpc(req, res, path, refusal),
+      (error: unknown) => {
+        onRouteError(error, req.method ?? "", path);
+        unknown.answerRpc(req, res, path, { code: Code.Internal, message: "internal error" });
+      },
+    );
   };
 
-  const server = credentials ? tlsListener(handler, tracker, credentials) : createCleartextListener(handler, tracker);
+  const handler = (req: HttpRequest, res: HttpResponse) => {
+    if (screen.screen(req, res)) return;
+    const path = pathOf(req);
+    if (rpc.serve(req, res, path)) return;
+    if (unknown.isRpc(req, path)) return answerUnknown(req, res, path);
+    // Plain routes read their bodies as they like.
+    continueIfExpected(req, res);
+    if (!plain.serve(req, res, path)) unknown.notFound(res);
+  };
+
+  const gate = createConnectionGate({ ...limits, onRefused: options.onConnectionRefused });
+  const parts: ListenerParts = { handler, tracker, gate, limits };
+  const server = credentials ? tlsListener(parts, credentials) : createCleartextListener(parts);
   await listen(server, bind.value, options.bindAddress);
 
   const address = server.address() as AddressInfo;
+  port = address.port;
   const secure = credentials !== undefined;
   const deadlineMs = options.closeDeadlineMs ?? 5000;
   let closed: Promise<void> | undefined;
@@ -109,8 +160,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     host: address.address,
     port: address.port,
     secure,
+    limits,
     url: `${secure ? "https" : "http"}://${urlHost(address)}:${address.port}`,
     listening: listeningOn(address, secure ? "https" : "http"),
+    namesMachine: screen.namesMachine,
     close() {
       closed ??= new Promise<void>((resolve) => {
         shutdown.abort();
@@ -139,8 +192,7 @@ function createPeerLookup(): (req: HttpRequest) => Peer {
     const connection: object = "stream" in req ? req.stream.session ?? req.stream : req.socket;
     let peer = peers.get(connection);
     if (!peer) {
-      const socket = req.socket as { remoteAddress?: string; encrypted?: boolean };
-      peer = { address: socket.remoteAddress ?? "", secure: socket.encrypted === true };
+      peer = peerOfRequest(req);
       peers.set(connection, peer);
     }
     return peer;
@@ -154,9 +206,9 @@ function urlHost(address: AddressInfo): string {
   return address.family === "IPv6" ? `[${address.address}]` : address.address;
 }
 
-function tlsListener(...args: Parameters<typeof createTlsListener>): Server {
+function tlsListener(parts: ListenerParts, credentials: TlsCredentials): Server {
   try {
-    return createTlsListener(...args);
+    return createTlsListener(parts, credentials);
   } catch (cause) {
     throw new ListenError(`tls: the certificate or key is not usable: ${(cause as Error).message}`, { cause });
   }

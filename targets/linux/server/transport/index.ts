@@ -1,8 +1,14 @@
-// The API port of svc-server: gRPC, gRPC-web and Connect on one listener, CORS, plain HTTP routes.
+// The API port of svc-server: gRPC, gRPC-web and Connect on one listener, CORS and the Host
+// check, plain HTTP routes, and the limits every request and connection is held to.
 export { createApiServer, ListenError, type ApiServer, type ApiServerOptions } from "./api-server.js";
 export { formatListeningOn, listeningOn, type ListeningOn } from "./listening-on.js";
 export { parseBindAddress, type BindAddress, type BindAddressResult } from "./bind-address.js";
-export { corsAllowedHeaders, corsExposedHeaders, type CorsOptions } from "./cors.js";
+export { corsAllowedHeaders, corsExposedHeaders, type AccessRules, type CorsOptions } from "./cors.js";
+export { createMachineNames, normalizeHost, splitHostPort, type MachineNames } from "./machine-names.js";
+export type { RpcRefusal } from "./unknown-rpc.js";
 export type { HttpRoute } from "./http-routes.js";
 export type { HttpHandler, HttpRequest, HttpResponse } from "./http-types.js";
-export { isLoopbackAddress, peerKey, type Peer } from "./peer.js";
+export { isLoopbackAddress, peerKey, peerOfRequest, type Peer } from "./peer.js";
+export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TRANSPORT_LIMITS, MESSAGE_SIZE_SETTING, type TransportLimits } from "./limits.js";
+export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "./bounded-text.js";
+export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "./peer-log-limit.js";

@@ -1,6 +1,7 @@
 // Who is calling, for interceptors that decide by it (credentials over plaintext are accepted
 // only from loopback peers): read with `context.values.get(peerKey)`.
 import { createContextKey } from "@connectrpc/connect";
+import type { HttpRequest } from "./http-types.js";
 
 export interface Peer {
   /** The remote IP address, as the socket reports it ("127.0.0.1", "::ffff:10.0.0.2"). */
@@ -16,4 +17,11 @@ const loopback = /^(127\.|::1$|::ffff:127\.)/;
 /** True for addresses that never leave the machine. */
 export function isLoopbackAddress(address: string): boolean {
   return loopback.test(address);
+}
+
+/** The peer of a request on the API port: its address, and whether its connection is TLS. */
+export function peerOfRequest(req: HttpRequest): Peer {
+  // For HTTP/2 `socket` is a proxy to the session's socket, which reads through to it.
+  const socket = req.socket as { remoteAddress?: string; encrypted?: boolean };
+  return { address: socket.remoteAddress ?? "", secure: socket.encrypted === true };
 }

@@ -17,23 +17,21 @@ export function classifyPreface(seen: Uint8Array): WireProtocol | undefined {
 
 /**
  * Waits for enough bytes to decide, puts them back and calls `handOver` with the socket paused.
- * A connection that says nothing for `timeoutMs` is closed.
+ * A connection that has not decided within `timeoutMs` is closed (however it drips its bytes).
  */
 export function sniffPreface(socket: Socket, timeoutMs: number, handOver: (protocol: WireProtocol) => void): void {
   let seen: Buffer | undefined;
-  const onTimeout = () => socket.destroy();
+  const timer = setTimeout(() => socket.destroy(), timeoutMs);
   const onData = (chunk: Buffer) => {
     seen = seen === undefined ? chunk : Buffer.concat([seen, chunk]);
     const protocol = classifyPreface(seen);
     if (protocol === undefined) return;
     socket.off("data", onData);
-    socket.off("timeout", onTimeout);
-    socket.setTimeout(0);
+    clearTimeout(timer);
     socket.pause();
     socket.unshift(seen);
     handOver(protocol);
   };
-  socket.setTimeout(timeoutMs);
-  socket.on("timeout", onTimeout);
+  socket.once("close", () => clearTimeout(timer));
   socket.on("data", onData);
 }

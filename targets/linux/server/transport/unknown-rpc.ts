@@ -1,14 +1,19 @@
 // What a path that no RPC method serves answers when the request is shaped like an RPC: gRPC
 // status 12 UNIMPLEMENTED in the caller's own protocol, so every client reports "unimplemented"
-// rather than a transport failure. Other requests go on to the plain routes, then a 404.
-import { encodeGrpcMessage } from "./grpc-message.js";
+// rather than a transport failure; or another status the caller must hear first (a caller
+// without a token is UNAUTHENTICATED, and learns nothing of what is served). Other requests go
+// on to the plain routes, then a 404.
+import { Code } from "@connectrpc/connect";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
+import { answerRefusal, type RpcRefusal } from "./rpc-refusal.js";
 
-const unimplemented = "12";
+export type { RpcRefusal } from "./rpc-refusal.js";
 
 export interface UnknownRpcResponder {
-  /** Answers an RPC-shaped request with UNIMPLEMENTED; false for anything else, left unanswered. */
-  answerRpc(req: HttpRequest, res: HttpResponse, path: string): boolean;
+  /** Whether the request is shaped like an RPC (gRPC, gRPC-web, or Connect to a method's path). */
+  isRpc(req: HttpRequest, path: string): boolean;
+  /** Answers an RPC-shaped request in its own protocol: `refusal`, or UNIMPLEMENTED. */
+  answerRpc(req: HttpRequest, res: HttpResponse, path: string, refusal?: RpcRefusal): void;
   /** The plain 404 for everything else. */
   notFound(res: HttpResponse): void;
 }
@@ -21,28 +26,14 @@ export function createUnknownRpcResponder(services: ReadonlySet<string>): Unknow
   };
 
   return {
-    answerRpc(req, res, path) {
+    isRpc(req, path) {
       const contentType = req.headers["content-type"] ?? "";
-      if (contentType.startsWith("application/grpc-web")) {
-        // Trailers-only: the status travels in the headers, which CORS exposes to browsers.
-        res.writeHead(200, {
-          "content-type": contentType.split(";")[0]!,
-          "grpc-status": unimplemented,
-          "grpc-message": encodeGrpcMessage(messageFor(path)),
-        });
-        res.end();
-      } else if (contentType.startsWith("application/grpc")) {
-        res.writeHead(200, { "content-type": "application/grpc" });
-        res.addTrailers({ "grpc-status": unimplemented, "grpc-message": encodeGrpcMessage(messageFor(path)) });
-        res.end();
-      } else if (isConnectRequest(req, contentType, path)) {
-        const body = JSON.stringify({ code: "unimplemented", message: messageFor(path) });
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(body);
-      } else {
-        return false;
-      }
-      return true;
+      return contentType.startsWith("application/grpc") || isConnectRequest(req, contentType, path);
+    },
+    answerRpc(req, res, path, refusal) {
+      const answer = refusal ?? { code: Code.Unimplemented, message: messageFor(path) };
+      // A path no method serves is a 404 in Connect, as connect's own router answers it.
+      answerRefusal(req, res, answer, answer.code === Code.Unimplemented ? 404 : undefined);
     },
     notFound(res) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });

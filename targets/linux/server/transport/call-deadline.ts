@@ -1,0 +1,32 @@
+// A call's deadline as its caller states it: `grpc-timeout` (gRPC and gRPC-web, "100m", "5S") or
+// `connect-timeout-ms` (Connect). connect parses these too, and aborts the handler's signal at the
+// deadline, but nothing then ends the call: a handler that does not watch its signal answers
+// late or never, and a body still arriving is read on. This deadline is the one the API port
+// holds every call to: its signal ends the reading of the body, and through the call's signal
+// the handler and the wait for its answer (call-bounds.ts).
+import { Code, ConnectError } from "@connectrpc/connect";
+import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
+import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
+import type { HttpRequest } from "./http-types.js";
+
+export interface CallDeadline {
+  /** Aborted at the deadline with DEADLINE_EXCEEDED. */
+  readonly signal: AbortSignal;
+  /** The call is over: the timer is dropped. */
+  clear(): void;
+}
+
+/** The deadline `req` asks for, started now; undefined when it asks for none (or names one connect will refuse). */
+export function startCallDeadline(req: HttpRequest): CallDeadline | undefined {
+  const grpc = (req.headers["content-type"] ?? "").startsWith("application/grpc");
+  const header = grpc ? "grpc-timeout" : "connect-timeout-ms";
+  const value = req.headers[header];
+  if (typeof value !== "string") return undefined;
+  const { timeoutMs } = (grpc ? parseGrpcTimeout : parseConnectTimeout)(value, Number.MAX_SAFE_INTEGER);
+  if (timeoutMs === undefined) return undefined;
+  const controller = new AbortController();
+  const expire = () => controller.abort(new ConnectError(`the call passed its deadline (${header}: ${value})`, Code.DeadlineExceeded));
+  // setTimeout holds at most 2^31-1 ms; a deadline further away than that is no deadline.
+  const timer = timeoutMs <= 2 ** 31 - 1 ? setTimeout(expire, timeoutMs) : undefined;
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}

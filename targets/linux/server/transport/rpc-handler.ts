@@ -1,0 +1,153 @@
+// Serves the RPC methods on the API port: connect's router and protocols, with the request side
+// held to the limits before connect reads a byte. In order, for a request to a served method:
+// a declared length over the limit is refused; the caller must pass `checkRpc` (credentials)
+// before its body is read, or is refused; then the body reaches connect through
+// readRequestBody, checked as it arrives, under the call's deadline. Refusals are answered in the
+// caller's protocol without reading the body. connect-node's own adapter does none of this (it
+// hands the whole body to connect, which reads it before any interceptor runs), so this takes
+// its place; it is the same few steps around the same connect functions.
+import {
+  Code,
+  ConnectError,
+  createConnectRouter,
+  type ConnectRouter,
+  type ContextValues,
+  type Interceptor,
+} from "@connectrpc/connect";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
+import {
+  compressionBrotli,
+  compressionGzip,
+  universalRequestFromNodeRequest,
+  universalResponseToNodeResponse,
+} from "@connectrpc/connect-node";
+import { callHasDeadlineKey, createCallBoundsInterceptor } from "./call-bounds.js";
+import { startCallDeadline } from "./call-deadline.js";
+import type { HttpRequest, HttpResponse } from "./http-types.js";
+import { tooLarge, type TransportLimits } from "./limits.js";
+import { continueIfExpected, readRequestBody } from "./request-body.js";
+import { answerRefusal, closeAfterAnswer, type RpcRefusal } from "./rpc-refusal.js";
+
+export interface RpcHandlerOptions {
+  readonly routes: (router: ConnectRouter) => void;
+  /** Run around every call, inside the port's own bounds (deadline, error size). */
+  readonly interceptors: readonly Interceptor[];
+  readonly shutdownSignal: AbortSignal;
+  readonly contextValues: (req: HttpRequest) => ContextValues;
+  readonly limits: TransportLimits;
+  /** What a call must pass before its body is read; a refusal is answered instead. */
+  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcRefusal | undefined>;
+  /** Paths of methods callable without credentials: `checkRpc` is not asked, bodies are held to `openMethodMaxBytes`. */
+  readonly openMethods?: readonly string[];
+  /** Told when checkRpc throws (the call hears INTERNAL) or an answer cannot be written. */
+  readonly onError: (error: unknown, path: string) => void;
+}
+
+export interface RpcHandler {
+  /** Fully qualified names of the services served. */
+  readonly services: ReadonlySet<string>;
+  /** Serves the call when `path` is a served method; false when it is not. */
+  serve(req: HttpRequest, res: HttpResponse, path: string): boolean;
+}
+
+// The 5-byte prefix of one length-prefixed message.
+const prefixBytes = 5;
+
+export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
+  const { limits, checkRpc, onError } = options;
+  const router = createConnectRouter({
+    interceptors: [createCallBoundsInterceptor(), ...options.interceptors],
+    shutdownSignal: options.shutdownSignal,
+    acceptCompression: [compressionGzip, compressionBrotli],
+    // connect's own checks, after decompression too; readRequestBody checks before.
+    readMaxBytes: limits.maxMessageBytes,
+    writeMaxBytes: limits.maxMessageBytes,
+  });
+  options.routes(router);
+  const methods = new Map<string, UniversalHandler>();
+  const services = new Set<string>();
+  for (const handler of router.handlers) {
+    methods.set(handler.requestPath, handler);
+    services.add(handler.service.typeName);
+  }
+  const open = new Set(options.openMethods ?? []);
+
+  function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean): void {
+    const deadline = startCallDeadline(req);
+    if (deadline) res.once("close", deadline.clear);
+    const contentType = req.headers["content-type"] ?? "";
+    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
+    const maxMessageBytes = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
+    const body = readRequestBody(req, {
+      enveloped,
+      maxMessageBytes,
+      maxBodyBytes: singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined,
+      open: isOpen,
+      deadline: deadline?.signal,
+      onAbandoned: () => closeAfterAnswer(res),
+    });
+    let universal: ReturnType<typeof universalRequestFromNodeRequest>;
+    try {
+      const values = options.contextValues(req);
+      if (deadline) values.set(callHasDeadlineKey, true);
+      universal = universalRequestFromNodeRequest(req, res, undefined, values);
+    } catch (error) {
+      // connect needs the authority to build the URL; an HTTP/1.0 request may have none.
+      answerRefusal(req, res, { code: Code.InvalidArgument, message: ConnectError.from(error).rawMessage });
+      return;
+    }
+    const signal = deadline ? AbortSignal.any([universal.signal, deadline.signal]) : universal.signal;
+    continueIfExpected(req, res);
+    method({ ...universal, body, signal })
+      .then((answer) => universalResponseToNodeResponse(answer, res))
+      .catch((reason: unknown) => {
+        // Aborted: the client went away, nobody is left to tell.
+        if (ConnectError.from(reason).code !== Code.Aborted) onError(reason, path);
+      });
+  }
+
+  return {
+    services,
+    serve(req, res, path) {
+      const method = methods.get(path);
+      if (!method) return false;
+      const isOpen = open.has(path);
+      // A caller without credentials hears that first, whatever else is wrong with its call.
+      const admitted = (): void => {
+        const tooLarge = declaredTooLarge(req, method, isOpen);
+        if (tooLarge) answerRefusal(req, res, tooLarge);
+        else run(method, req, res, path, isOpen);
+      };
+      if (!checkRpc || isOpen) {
+        admitted();
+        return true;
+      }
+      checkRpc(req, path).then(
+        (refused) => (refused ? answerRefusal(req, res, refused) : admitted()),
+        (error: unknown) => {
+          onError(error, path);
+          answerRefusal(req, res, { code: Code.Internal, message: "internal error" });
+        },
+      );
+      return true;
+    },
+  };
+
+  // A body whose declared length is over the limit is refused before any of it is read.
+  function declaredTooLarge(req: HttpRequest, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
+    const length = req.headers["content-length"];
+    if (length === undefined || !singleMessage(method)) return undefined;
+    const contentType = req.headers["content-type"] ?? "";
+    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
+    const limit = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
+    const declared = Number(length);
+    if (!(declared > limit + (enveloped ? prefixBytes : 0))) return undefined;
+    const error = tooLarge(`request body of ${declared} bytes`, limit, isOpen);
+    return { code: error.code, message: error.rawMessage };
+  }
+}
+
+// Unary and server-streaming calls take one message: their whole body is held to its limit.
+function singleMessage(method: UniversalHandler): boolean {
+  return method.method.methodKind === "unary" || method.method.methodKind === "server_streaming";
+}
