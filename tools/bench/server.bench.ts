@@ -2,20 +2,26 @@
 // GetReadings on a fake sensor over gRPC HTTP/2 and gRPC-web HTTP/1.1, side by side with a bare
 // connect-node server answering the same response (every svc call pays its operation, auth check
 // and telemetry-off path); start-up with 1,000 fake resources in 10 levels; a configuration edit
-// until the API shows it; resident memory idle with 100 resources and after 1,000,000 calls.
+// until the API shows it; resident memory idle with 100 resources and after 1,000,000 calls, and
+// the heap after a full garbage collection at 100,000 and at 1,000,000 calls (the leak figure).
 // The bare server runs in a child process (this file, started with "serve"). The million calls
 // are bounded by the server's CPU per call: about six minutes on two shared cores. BENCH_CALLS
-// (20,000 per contender and protocol) and BENCH_MEMORY_CALLS (1,000,000) change the load.
+// (20,000 per contender and protocol) and BENCH_MEMORY_CALLS (1,000,000) change the load;
+// BENCH_HEAP_SNAPSHOTS=DIR also saves the server's heap snapshots where the heap is read.
 import { create, equals, fromJson, toBinary } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { existsSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { setTimeout as sleep } from "node:timers/promises";
 import { GetReadingsRequestSchema, GetReadingsResponseSchema, type GetReadingsResponse } from "../../proto/gen/common/v1/common_pb.js";
 import { SensorService } from "../../proto/gen/component/sensor/v1/sensor_pb.js";
 import { GetMachineStatusResponse_State, ResourceStatus_State, RobotService } from "../../proto/gen/robot/v1/robot_pb.js";
+import type { MemoryAfterGc } from "../../targets/linux/server/diagnostics/index.js";
 import { distLinux } from "../../test/helpers/run-cli.js";
 import { startSvcServer, type SvcServerProcess } from "../../test/helpers/svc-server-process.js";
 import { listenBareConnect } from "./bare-connect-server.js";
@@ -28,9 +34,16 @@ import { compareSideBySide, medianOf } from "./side-by-side.js";
 const callers = 32;
 const sideBySideCalls = Number(process.env.BENCH_CALLS ?? 20_000);
 const memoryCalls = Number(process.env.BENCH_MEMORY_CALLS ?? 1_000_000);
+// A folder to keep the server's heap snapshots in, taken where the heap after GC is read. Taking
+// one leaves its native working memory with the allocator (about 70 MB resident, measured), so
+// resident figures read after the first snapshot are not comparable with a run without.
+const snapshotDir = process.env.BENCH_HEAP_SNAPSHOTS;
 const readings = { celsius: 21.5, humidity: 0.41 };
 const readingsPath = "/viam.component.sensor.v1.SensorService/GetReadings";
 const settleMs = 2_000;
+// Where the heap after GC is first read: past start-up, the side-by-side runs and V8's tiering.
+const heapCheckpointCalls = 100_000;
+const mib = 1024 * 1024;
 
 // ---- the bare server (child process) ----
 
@@ -132,36 +145,80 @@ async function callsAndMemory(svc: SvcServerProcess, sensor: string): Promise<vo
   }
 
   // The rest of the million on the cheapest client path: pre-encoded frames, 64 streams over two
-  // HTTP/2 sessions. The server's CPU per call bounds the rate, so this part takes minutes. The
-  // memory is also read halfway: a leak grows the second half as much as the first.
+  // HTTP/2 sessions. The server's CPU per call bounds the rate, so this part takes minutes.
+  // Resident memory alone cannot tell a leak from garbage not yet collected (the young generation
+  // and old-space garbage between major collections come and go in tens of MB), so at 100,000
+  // calls and at the end the server also collects all garbage and reports its heap: a leak grows
+  // the heap after GC with the calls; the allocator and the collector's own pacing do not.
   const warm = residentMb(pid);
-  const rest = Math.max(0, memoryCalls - served);
-  const halves = [Math.ceil(rest / 2), Math.floor(rest / 2)];
-  console.error(`server bench: ${rest.toLocaleString("en")} more GetReadings calls for the memory figures`);
+  const checkpoint = Math.max(served, Math.min(heapCheckpointCalls, memoryCalls));
+  console.error(`server bench: ${Math.max(0, memoryCalls - served).toLocaleString("en")} more GetReadings calls for the memory figures`);
   const bulk = spreadCaller([http2Caller(port, readingsPath, frame), http2Caller(port, readingsPath, frame)]);
   const rates: number[] = [];
-  let halfway = warm;
+  const memory: MemoryReading[] = [];
+  const fromWarm = served;
   try {
-    for (const [i, calls] of halves.entries()) {
-      rates.push((await runLoad(bulk, calls, 64, pid)).perSecond);
-      served += calls;
-      if (i === 0) {
-        await sleep(settleMs);
-        halfway = residentMb(pid);
-      }
+    for (const until of [checkpoint, Math.max(checkpoint, memoryCalls)]) {
+      if (until > served) rates.push((await runLoad(bulk, until - served, 64, pid)).perSecond);
+      served = until;
+      await sleep(settleMs);
+      memory.push(await readMemory(svc, pid, served));
     }
   } finally {
     bulk.close();
   }
   report("server GetReadings, bulk load, HTTP/2, 2 sessions x 32 streams", medianOf(rates), "calls/s");
-  await sleep(settleMs);
-  const after = residentMb(pid);
+  const [early, late] = memory as [MemoryReading, MemoryReading];
   const total = served.toLocaleString("en");
-  const growth = (from: number) => ((after - from) / from) * 100;
-  report(`server resident memory after ${total} GetReadings calls`, after, "MB");
-  report(`server resident memory growth over ${total} calls, from idle`, growth(idle), "%", "< 5");
-  report(`server resident memory growth over the last ${rest.toLocaleString("en")} calls, from warm`, growth(warm), "%");
-  report(`server resident memory growth over the last ${halves[1]!.toLocaleString("en")} calls`, growth(halfway), "%");
+  const growth = (from: number, to: number) => ((to - from) / from) * 100;
+  for (const at of memory) {
+    const calls = at.calls.toLocaleString("en");
+    report(`server heap after GC at ${calls} calls`, at.heapAfterGc, "MB");
+    report(`server resident memory at ${calls} calls`, at.resident, "MB");
+    // What the resident figure mostly moves with: the heap V8 keeps for garbage between collections.
+    report(`server heap size before GC at ${calls} calls`, at.heapTotalBeforeGc, "MB");
+    report(`server resident memory after GC at ${calls} calls`, at.residentAfterGc, "MB");
+  }
+  const span = `from ${early.calls.toLocaleString("en")} to ${total} calls`;
+  report(`server heap growth after GC ${span}`, growth(early.heapAfterGc, late.heapAfterGc), "%", "< 5");
+  report(`server resident memory growth ${span}`, growth(early.resident, late.resident), "%");
+  report(`server resident memory growth over ${total} calls, from idle`, growth(idle, late.resident), "%", "< 5");
+  report(`server resident memory growth over the last ${(served - fromWarm).toLocaleString("en")} calls, from warm`, growth(warm, late.resident), "%");
+}
+
+interface MemoryReading {
+  calls: number;
+  /** MiB, as the load left it. */
+  resident: number;
+  /** MiB: the heap V8 held (used or not) just before the collection. */
+  heapTotalBeforeGc: number;
+  /** MiB, right after the server collected all garbage. */
+  heapAfterGc: number;
+  residentAfterGc: number;
+}
+
+/** Resident memory as it is, then the heap and resident memory after a full collection (-webprofile's /debug/memory). */
+async function readMemory(svc: SvcServerProcess, pid: number, calls: number): Promise<MemoryReading> {
+  const resident = residentMb(pid);
+  const response = await fetch(`${svc.url}/debug/memory`);
+  if (!response.ok) throw new Error(`GET /debug/memory answered ${response.status}: ${await response.text()}`);
+  const collected = (await response.json()) as MemoryAfterGc;
+  if (snapshotDir) await saveHeapSnapshot(svc, join(snapshotDir, `svc-server-${calls}-calls.heapsnapshot`));
+  return {
+    calls,
+    resident,
+    heapTotalBeforeGc: collected.beforeGc.heapTotal / mib,
+    heapAfterGc: collected.heapUsed / mib,
+    residentAfterGc: collected.rss / mib,
+  };
+}
+
+/** -webprofile's /debug/heap into a file, for comparing what the heap holds by constructor. */
+async function saveHeapSnapshot(svc: SvcServerProcess, file: string): Promise<void> {
+  const response = await fetch(`${svc.url}/debug/heap`);
+  if (!response.ok || !response.body) throw new Error(`GET /debug/heap answered ${response.status}`);
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(file));
+  console.error(`server bench: heap snapshot in ${file}`);
 }
 
 function describe(response: GetReadingsResponse): string {
@@ -228,7 +285,8 @@ async function drive(): Promise<void> {
   const layered = layeredFakeConfig(100, 10);
   const sensor = layered.topSensor;
   const config = withAttributes(layered.config, sensor, { readings });
-  const svc = await startSvcServer(config);
+  // -webprofile for /debug/memory, the heap after a full collection.
+  const svc = await startSvcServer(config, { args: ["-webprofile"] });
   try {
     await waitForRunning(transports(svc.url).h2, layered.names, 50);
     await callsAndMemory(svc, sensor);

@@ -111,8 +111,27 @@ describe("-webprofile", () => {
     expect(Array.isArray(snapshot.strings)).toBe(true);
   });
 
+  it("GET /debug/memory answers the memory figures after a full collection", async () => {
+    // Garbage the collection must free: unreachable once the answer is asked for.
+    let garbage: string[] | undefined = Array.from({ length: 200_000 }, (_, i) => `garbage ${i} `.repeat(8));
+    const holding = process.memoryUsage().heapUsed;
+    const held = garbage.length;
+    garbage = undefined;
+    const response = await get("/debug/memory");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toBe("application/json");
+    const memory = JSON.parse(response.body);
+    for (const key of ["rss", "heapTotal", "heapUsed", "external", "arrayBuffers", "mallocedMemory", "codeAndMetadata"]) {
+      expect(memory[key], key).toBeGreaterThan(0);
+    }
+    expect(memory.heapUsed).toBeLessThanOrEqual(memory.heapTotal);
+    // 200,000 strings of ~100 bytes: well over 10 MB that no longer counts.
+    expect(held).toBe(200_000);
+    expect(memory.heapUsed).toBeLessThan(holding - 10 * 1024 * 1024);
+  });
+
   it("serves other machines only when the request is authenticated", async () => {
-    for (const path of ["/debug/profile?seconds=0.1", "/debug/heap"]) {
+    for (const path of ["/debug/profile?seconds=0.1", "/debug/heap", "/debug/memory"]) {
       const refused = await get(path, { "x-test-peer": "192.0.2.7" });
       expect(refused.status, path).toBe(403);
       expect(refused.body).toContain("loopback clients only");
