@@ -1,5 +1,6 @@
 // The platform-neutral core of svc: runs on Node and in XS. No Node builtins, no globals
 // beyond ES2020: time, sinks and IO are passed in.
+export * from "./errors/index.js";
 export * from "./config/index.js";
 export * from "./logging/index.js";
 export * from "./resource/index.js";
@@ -7,5 +8,7 @@ export * from "./graph/index.js";
 export * from "./components/index.js";
 export * from "./rpc/index.js";
 export * from "./agent/index.js";
-export type { Clock } from "./clock.js";
+export * from "./machine/index.js";
+export { every, sleep, type Clock } from "./clock.js";
+export { createScaledClock, type ScaledClock } from "./scaled-clock.js";
 export { createManualClock, type ManualClock } from "./manual-clock.js";

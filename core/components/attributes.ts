@@ -2,7 +2,7 @@
 // (`components[2].attributes.pins.pwm: required`), so a validator and the build that follows
 // read the same values and report the same problems.
 import type { ConfigIssue } from "../config/index.js";
-import { ComponentError } from "./component-error.js";
+import { Code, SvcError } from "../errors/index.js";
 
 export interface NumberRule {
   default?: number;
@@ -133,7 +133,7 @@ export function readAttributes(attributes: Record<string, unknown> | undefined, 
 export function failOnIssues(issues: readonly ConfigIssue[]): void {
   const errors = issues.filter((i) => i.severity === "error");
   if (errors.length === 0) return;
-  throw new ComponentError("invalid_argument", errors.map((i) => `${i.path}: ${i.message}`).join("; "));
+  throw new SvcError(Code.InvalidArgument, errors.map((i) => `${i.path}: ${i.message}`).join("; "));
 }
 
 /** What a model's attribute parser returns: the values to build with and the problems found. */

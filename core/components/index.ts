@@ -19,8 +19,6 @@ export {
   SERIAL_LINE_MODEL,
   SERVO_API,
 } from "./api-names.js";
-export { ComponentError } from "./component-error.js";
-export type { ComponentErrorCode } from "./component-error.js";
 export type { Commandable, Extra } from "./apis/commandable.js";
 export { isActuator } from "./apis/actuator.js";
 export type { Actuator } from "./apis/actuator.js";

@@ -2,10 +2,10 @@
 // and clock steps in order, samples of what the motor reports. It returns JSON, so the same
 // scenario can run on Node and in XS and the answers be compared.
 import type { ResourceConfig } from "../config/index.js";
+import { errorMessage } from "../errors/index.js";
 import { createManualClock } from "../manual-clock.js";
 import {
   createModelRegistry,
-  errorMessage,
   parseApi,
   silentLogger,
   validateResourceConfig,

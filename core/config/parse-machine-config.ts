@@ -1,7 +1,10 @@
 // parseMachineConfig: JSON text or data in, the typed machine configuration with every default
 // filled in and every problem found out. Only text that is not JSON, JSON that is not an object,
 // or input past the size and depth limits (config-limits.ts) yields no configuration; anything
-// else yields one, without the broken entries.
+// else yields one, without the broken entries. readMachineConfig is the same parse, keeping what
+// a machine needs after it: the text its revision is taken over, and the document as written
+// (parsed entries leave broken ones out, so an entry's place in the file is found there). The
+// document is the one JSON.parse that orders the issues, made only when something asks for it.
 import type { ConfigIssue, MachineConfig, ParsedMachineConfig } from "./types.js";
 import type { ValidatedConfig } from "./validated.js";
 import { createIssueList, type IssueList } from "./issue-list.js";
@@ -17,8 +20,40 @@ import { buildAgent } from "./agent-config.js";
 import { buildCloud, buildLogRules, buildNetwork } from "./sections.js";
 import { buildAuth } from "./auth-section.js";
 
+/** One parse of a configuration, with the text it was read from and the document as written. */
+export interface ConfigReading extends ParsedMachineConfig {
+  /** The input as given when it is text; data written as JSON; undefined for data JSON cannot hold. */
+  readonly text: string | undefined;
+  /** The document as written (JSON.parse of the text, untouched), or undefined when it is not JSON. */
+  written(): unknown;
+}
+
+const readings = new WeakSet<object>();
+
+/** Whether `value` is a reading made by readMachineConfig (and not configuration data). */
+export function isConfigReading(value: unknown): value is ConfigReading {
+  return typeof value === "object" && value !== null && readings.has(value);
+}
+
 export function parseMachineConfig(input: string | object): ParsedMachineConfig {
+  const { config, issues } = parseRead(readJson(input));
+  return { config, issues };
+}
+
+export function readMachineConfig(input: string | object): ConfigReading {
   const read = readJson(input);
+  const { config, issues } = parseRead(read);
+  const reading: ConfigReading = {
+    config,
+    issues,
+    text: typeof input === "string" ? input : read.text,
+    written: read.document ?? (() => undefined),
+  };
+  readings.add(reading);
+  return reading;
+}
+
+function parseRead(read: Read): ParsedMachineConfig {
   if ("problem" in read) return rejected(read.problem);
   if (!isRecord(read.data)) return rejected(`must be a JSON object (found ${describeValue(read.data)})`);
 
@@ -56,17 +91,22 @@ function buildMachineConfig(data: ValidatedConfig, origins: Origins, issues: Iss
   return config;
 }
 
-type Read = { data: unknown; document: () => unknown } | { problem: string | LimitProblem };
+type Read =
+  | { text?: string; data: unknown; document: () => unknown }
+  | { text?: string; problem: string | LimitProblem; document?: () => unknown };
 
 // Objects go through JSON too: the caller's data is never changed, and both kinds of input
-// are judged alike. `document` re-reads the untouched input, to order issues by it. Size and
-// depth are judged first, before anything walks the input (JSON.stringify included).
+// are judged alike. `document` re-reads the untouched input once, on first use, to order issues
+// by it and to find entries' places. Size and depth are judged first, before anything walks the
+// input (JSON.stringify included).
 function readJson(input: string | object): Read {
   let text: string | undefined;
   if (typeof input === "string") {
-    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-    const problem = sizeProblem(text.length) ?? nestingProblemInText(text);
-    if (problem) return { problem };
+    const stripped = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    text = stripped;
+    const problem = sizeProblem(stripped.length) ?? nestingProblemInText(stripped);
+    // Past a limit it is no configuration, but what it was written as may still be asked.
+    if (problem) return { problem, document: once(() => parsedOrUndefined(stripped)) };
   } else {
     const deep = nestingProblemInData(input);
     if (deep) return { problem: deep };
@@ -77,14 +117,34 @@ function readJson(input: string | object): Read {
     }
     if (text === undefined) return { problem: `must be a JSON object (found ${describeValue(input)})` };
     const large = sizeProblem(text.length);
-    if (large) return { problem: large };
+    if (large) return { text, problem: large };
   }
   const json = text;
   try {
-    return { data: JSON.parse(json), document: () => JSON.parse(json) };
+    return { text, data: JSON.parse(json), document: once(() => JSON.parse(json)) };
   } catch {
     return { problem: `is not valid JSON: ${jsonSyntaxProblem(json)}` };
   }
+}
+
+function parsedOrUndefined(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T | undefined;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
 }
 
 function rejected(problem: string | LimitProblem): { config: null; issues: ConfigIssue[] } {

@@ -11,9 +11,9 @@ export {
   simpleNameProblem,
 } from "./resource-name.js";
 export type { ModelTriplet, ParsedName, ResourceApi, ResourceName } from "./resource-name.js";
-export { errorMessage, hasReadings, silentLogger } from "./resource.js";
+export { hasReadings, silentLogger } from "./resource.js";
 export type { CommandPayload, LoggerLike, ReadingsSource, Resource } from "./resource.js";
-export { createModelRegistry, RegistrationError } from "./model-registry.js";
+export { createModelRegistry } from "./model-registry.js";
 export type {
   BuildContext,
   ModelRegistration,

@@ -4,6 +4,7 @@
 // (the graph engine builds resources that were waiting for a model the moment it appears).
 import type { Clock } from "../clock.js";
 import type { ConfigIssue, ResourceConfig } from "../config/index.js";
+import { Code, SvcError } from "../errors/index.js";
 import type { LoggerLike, Resource } from "./resource.js";
 import { parseApi, parseModel, type ResourceName } from "./resource-name.js";
 
@@ -84,10 +85,6 @@ export interface ModelRegistry {
   absence(api: string, model: string): string | undefined;
 }
 
-export class RegistrationError extends Error {
-  override name = "RegistrationError";
-}
-
 export function createModelRegistry(): ModelRegistry {
   // API -> model -> registration: looked up once per build, so no key strings are made.
   const models = new Map<string, Map<string, ModelRegistration>>();
@@ -106,12 +103,12 @@ export function createModelRegistry(): ModelRegistry {
     },
     register(registration) {
       const api = parseApi(registration.api);
-      if (!api.ok) throw new RegistrationError(`cannot register model: ${api.error}`);
+      if (!api.ok) throw new SvcError(Code.InvalidArgument, `cannot register model: ${api.error}`);
       const model = parseModel(registration.model);
-      if (!model.ok) throw new RegistrationError(`cannot register model: ${model.error}`);
+      if (!model.ok) throw new SvcError(Code.InvalidArgument, `cannot register model: ${model.error}`);
       let ofApi = models.get(registration.api);
       if (ofApi?.has(registration.model)) {
-        throw new RegistrationError(`model ${registration.model} is already registered for API ${registration.api}`);
+        throw new SvcError(Code.AlreadyExists, `model ${registration.model} is already registered for API ${registration.api}`);
       }
       if (!ofApi) models.set(registration.api, (ofApi = new Map()));
       ofApi.set(registration.model, registration);

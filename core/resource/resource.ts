@@ -39,9 +39,3 @@ export const silentLogger: LoggerLike = Object.freeze({
   warn() {},
   error() {},
 });
-
-/** The message of anything thrown, for status and logs. */
-export function errorMessage(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message || thrown.name;
-  return String(thrown);
-}

@@ -2,7 +2,7 @@
 // something malformed becomes an issue on that entry instead of an exception in the caller.
 import type { ConfigIssue, ResourceConfig } from "../config/index.js";
 import type { ModelRegistry } from "./model-registry.js";
-import { errorMessage } from "./resource.js";
+import { errorMessage } from "../errors/index.js";
 
 export interface ResourceValidation {
   /** False when no model is registered for the entry's (api, model) yet. */

@@ -1,5 +1,4 @@
-// Public face of core/rpc: transport-neutral API handlers and the one error model they speak.
-export { Code, RpcError } from "./status.js";
+// Public face of core/rpc: transport-neutral API handlers (their errors are core/errors' SvcError).
 export type { CallInfo } from "./call.js";
 export { createResourceLookup } from "./resource-lookup.js";
 export { toJsonObject } from "./components/struct-value.js";

@@ -4,9 +4,9 @@
 // call answers CANCELED) and waited for, which is what GetOperations, CancelOperation and
 // BlockForOperation serve.
 import type { Clock } from "../clock.js";
-import { errorMessage, silentLogger, type LoggerLike } from "../resource/index.js";
+import { silentLogger, type LoggerLike } from "../resource/index.js";
 import type { CallInfo } from "./call.js";
-import { Code, RpcError } from "./status.js";
+import { Code, errorMessage, SvcError } from "../errors/index.js";
 
 /** Longest request JSON an operation lists; longer ones are listed by their length only. */
 export const DEFAULT_MAX_ARGUMENTS_LENGTH = 16_384;
@@ -39,9 +39,9 @@ export interface RunningOperation extends CallInfo {
   readonly id: string;
   readonly started: number;
   /** Cancels the call once: the onCancel hooks run, and `reason` (CANCELED by default) is its answer. */
-  cancel(reason?: RpcError): void;
+  cancel(reason?: SvcError): void;
   /** Why the call was cancelled; undefined while it was not. */
-  cancelReason(): RpcError | undefined;
+  cancelReason(): SvcError | undefined;
   /** Ends the operation: it leaves the list and whoever waits for it resumes. Later calls do nothing. */
   finish(): void;
 }
@@ -53,9 +53,9 @@ export interface Operations {
   /** Every operation in flight, oldest first, leaving out `except` (the caller's own). */
   list(except?: CallInfo): OperationView[];
   /** Cancels an operation; NOT_FOUND when no operation has that id (it may have just ended). */
-  cancel(id: string, reason?: RpcError): void;
+  cancel(id: string, reason?: SvcError): void;
   /** Cancels every operation but `except`; returns how many. */
-  cancelAll(except?: CallInfo, reason?: RpcError): number;
+  cancelAll(except?: CallInfo, reason?: SvcError): number;
   /** Resolves when the operation ends; at once when none has that id (ended or never was). */
   wait(id: string): Promise<void>;
   count(): number;
@@ -106,7 +106,7 @@ export function createOperations(options: OperationsOptions): Operations {
     let id = newId();
     while (running.has(id)) id = newId();
     const method = start.method;
-    let reason: RpcError | undefined;
+    let reason: SvcError | undefined;
     let hooks: Array<() => void> = [];
     let finished = false;
 
@@ -140,7 +140,7 @@ export function createOperations(options: OperationsOptions): Operations {
       },
       cancel(why) {
         if (reason !== undefined || finished) return;
-        reason = why ?? new RpcError(Code.Canceled, `operation ${id} (${method}) was cancelled`);
+        reason = why ?? new SvcError(Code.Canceled, `operation ${id} (${method}) was cancelled`);
         const fns = hooks;
         hooks = [];
         for (const fn of fns) runHook(fn);
@@ -178,7 +178,7 @@ export function createOperations(options: OperationsOptions): Operations {
     },
     cancel(id, reason) {
       const entry = running.get(id);
-      if (!entry) throw new RpcError(Code.NotFound, `no operation ${JSON.stringify(id)} is running`);
+      if (!entry) throw new SvcError(Code.NotFound, `no operation ${JSON.stringify(id)} is running`);
       entry.op.cancel(reason);
     },
     cancelAll(except, reason) {

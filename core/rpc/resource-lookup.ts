@@ -11,7 +11,7 @@ import {
   type Resource,
   type ResourceApi,
 } from "../resource/index.js";
-import { Code, RpcError } from "./status.js";
+import { Code, SvcError } from "../errors/index.js";
 
 /** What the lookup reads: the graph engine fits as it is; the MCU can pass its own table. */
 export interface ResourceSource {
@@ -22,7 +22,7 @@ export interface ResourceSource {
 }
 
 export interface ResourceLookup {
-  /** The resource of `api` named `name` (simple or full), or a thrown RpcError saying why not. */
+  /** The resource of `api` named `name` (simple or full), or a thrown SvcError saying why not. */
   resource(api: string, name: string): Resource;
 }
 
@@ -45,14 +45,14 @@ export function createResourceLookup(source: ResourceSource): ResourceLookup {
       const found = source.resource(fullName);
       if (found !== undefined) {
         if (!isOf(found, api)) {
-          throw new RpcError(Code.InvalidArgument, `${formatResourceName(found.name)} is not a ${api}`);
+          throw new SvcError(Code.InvalidArgument, `${formatResourceName(found.name)} is not a ${api}`);
         }
         return found;
       }
       const status = source.resourceStatus(fullName);
-      if (status === undefined) throw new RpcError(Code.NotFound, `no ${api} named ${JSON.stringify(simpleName(name))}`);
+      if (status === undefined) throw new SvcError(Code.NotFound, `no ${api} named ${JSON.stringify(simpleName(name))}`);
       const why = status.error !== undefined && status.error !== "" ? `: ${status.error}` : ` (${status.state})`;
-      throw new RpcError(Code.Unavailable, `${fullName} is not ready${why}`);
+      throw new SvcError(Code.Unavailable, `${fullName} is not ready${why}`);
     },
   };
 }
@@ -64,16 +64,16 @@ function simpleName(name: string): string {
 
 /** The full name a request's `name` stands for under `api`. */
 function fullNameFor(api: string, name: string): string {
-  if (name === "") throw new RpcError(Code.InvalidArgument, `name: the request names no ${api}`);
+  if (name === "") throw new SvcError(Code.InvalidArgument, `name: the request names no ${api}`);
   if (name.indexOf("/") < 0) {
     // The common case, a simple name, costs one check of its characters.
     const problem = simpleNameProblem(name);
-    if (problem !== undefined) throw new RpcError(Code.InvalidArgument, `name: ${problem}`);
+    if (problem !== undefined) throw new SvcError(Code.InvalidArgument, `name: ${problem}`);
     return `${api}/${name}`;
   }
   const parsed = parseResourceName(name);
-  if (!parsed.ok) throw new RpcError(Code.InvalidArgument, `name: ${parsed.error}`);
+  if (!parsed.ok) throw new SvcError(Code.InvalidArgument, `name: ${parsed.error}`);
   const named = formatApi(parsed.value);
-  if (named !== api) throw new RpcError(Code.InvalidArgument, `name: ${JSON.stringify(name)} is a ${named}, not a ${api}`);
+  if (named !== api) throw new SvcError(Code.InvalidArgument, `name: ${JSON.stringify(name)} is a ${named}, not a ${api}`);
   return name;
 }

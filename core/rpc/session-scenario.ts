@@ -2,12 +2,11 @@
 // calls under a session, long calls cancelled, the clock moved, and what happened written down as
 // lines. It returns JSON, so the same scenario can run on Node and in XS and the answers compared.
 import { createManualClock } from "../manual-clock.js";
-import { errorMessage } from "../resource/index.js";
 import { createCallRunner } from "./call-runner.js";
 import { uuidFrom } from "./operation-id.js";
 import { createOperations } from "./operations.js";
 import { createSessions } from "./sessions.js";
-import { RpcError } from "./status.js";
+import { errorMessage, SvcError } from "../errors/index.js";
 
 export type SessionScenarioStep =
   | { start: string; resume?: string }
@@ -49,7 +48,7 @@ export async function runSessionScenario(input: SessionScenarioInput): Promise<S
   });
   const calls = new Map<string, string>();
 
-  const failure = (thrown: unknown) => (thrown instanceof RpcError ? `${thrown.code} ${thrown.message}` : errorMessage(thrown));
+  const failure = (thrown: unknown) => (thrown instanceof SvcError ? `${thrown.code} ${thrown.message}` : errorMessage(thrown));
 
   for (const step of input.steps) {
     try {

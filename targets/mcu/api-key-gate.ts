@@ -6,7 +6,7 @@
 // soon as the machine takes it, and an edit it refuses changes nothing. With no api-key handler
 // everything is let through, except on a machine whose stored configuration asked for
 // authentication and could not be used: that one refuses everyone (see `AuthState`).
-import { Code, RpcError, type AuthConfig, type LoggerLike, type NetworkConfig } from "../../core/index.js";
+import { Code, SvcError, type AuthConfig, type LoggerLike, type NetworkConfig } from "../../core/index.js";
 import { createApiKeyTable, type ApiKeyTable, type KeyGrant } from "./api-key-table.js";
 import { entityNamesMachine, isLoopbackPeer } from "./peer-and-names.js";
 import { createTokenTable } from "./token-table.js";
@@ -50,7 +50,7 @@ export interface ApiKeyGate {
   credentialsProblem(peer: string | undefined): Refusal | undefined;
   /** Checks an `authorization` header sent by `peer`; undefined when the call may go on. */
   check(authorization: string | undefined, peer: string | undefined): Refusal | undefined;
-  /** The Authenticate call: a token, or an RpcError (INVALID_ARGUMENT, PERMISSION_DENIED, UNAVAILABLE). */
+  /** The Authenticate call: a token, or a SvcError (INVALID_ARGUMENT, PERMISSION_DENIED, UNAVAILABLE). */
   authenticate(entity: string, credentials: { type?: string; payload?: string } | undefined): string;
 }
 
@@ -167,15 +167,15 @@ export function createApiKeyGate(options: ApiKeyGateOptions): ApiKeyGate {
     check,
     authenticate(entity, credentials) {
       const current = keys();
-      if ("code" in current) throw new RpcError(current.code, current.message);
+      if ("code" in current) throw new SvcError(current.code, current.message);
       const type = credentials?.type ?? "";
       if (!current.enabled || type !== "api-key") {
-        throw new RpcError(Code.InvalidArgument, `do not know how to handle credential type ${JSON.stringify(shown(type))}`);
+        throw new SvcError(Code.InvalidArgument, `do not know how to handle credential type ${JSON.stringify(shown(type))}`);
       }
       const grant = current.check(entity, credentials?.payload ?? "");
       if (grant === undefined) {
         logRefusal("authentication failed: invalid credentials", { entity: shown(entity) });
-        throw new RpcError(Code.PermissionDenied, "invalid credentials");
+        throw new SvcError(Code.PermissionDenied, "invalid credentials");
       }
       return tokens.issue(grant);
     },

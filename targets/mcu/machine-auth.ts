@@ -5,7 +5,7 @@
 // configuration that cannot be used while it may have asked for authentication leaves the
 // machine refusing every caller rather than serving everyone, until the host gives it one it can
 // use (on a device, by flashing).
-import type { ConfigIssue, LoggerLike, MachineConfig } from "../../core/index.js";
+import type { ConfigEvent, ConfigIssue, LoggerLike, MachineConfig } from "../../core/index.js";
 import { createApiKeyGate, type ApiKeyGate, type ApiKeyGateSettings, type AuthState } from "./api-key-gate.js";
 
 export interface ParsedConfig {
@@ -14,8 +14,6 @@ export interface ParsedConfig {
 }
 
 export interface MachineAuthOptions {
-  /** The configuration the machine runs now, if any. */
-  running(): MachineConfig | undefined;
   /** Milliseconds since the epoch. */
   now(): number;
   randomBytes?: (count: number) => Uint8Array;
@@ -27,10 +25,8 @@ export interface MachineAuth {
   readonly gate: ApiKeyGate;
   /** `parsed`, or no configuration with the reason first when it has keys this host cannot serve. */
   screen(parsed: ParsedConfig): ParsedConfig;
-  /** A configuration was refused; `first` when none runs yet. */
-  refused(text: string, reason: string, first: boolean): void;
-  /** A configuration was taken: its keys are in force. */
-  taken(): void;
+  /** Follows the machine's configuration: the keys of the one in force, or the lock a refused first one leaves. */
+  follow(event: ConfigEvent): void;
   /** `proto.rpc.v1.AuthService`'s handlers, for the dispatcher. */
   service(): object;
 }
@@ -38,28 +34,23 @@ export interface MachineAuth {
 const noAuth = { handlers: [] };
 
 /**
- * Whether a configuration text that could not be used may have asked for authentication: it
- * has an `auth` member, or it cannot even be read as a JSON object (what it asked is unknown).
+ * Whether a configuration that could not be used may have asked for authentication: as written
+ * it has an `auth` member, or it cannot even be read as a JSON object (what it asked is unknown).
  */
-export function mayAskForAuth(text: string): boolean {
-  try {
-    const data: unknown = JSON.parse(text);
-    return data === null || typeof data !== "object" || Array.isArray(data) || Object.prototype.hasOwnProperty.call(data, "auth");
-  } catch {
-    return true;
-  }
+export function mayAskForAuth(written: unknown): boolean {
+  return written === null || typeof written !== "object" || Array.isArray(written) || Object.prototype.hasOwnProperty.call(written, "auth");
 }
 
 export function createMachineAuth(options: MachineAuthOptions): MachineAuth {
   // Set while the machine refuses everyone: why, in the words every caller hears.
   let locked: string | undefined;
+  let running: MachineConfig | undefined;
   const unavailable = options.randomBytes
     ? options.apiKeys?.unavailable
     : "this host gives no secure random bytes for access tokens, so API keys cannot be served: the firmware passes randomBytes to start the device";
   const current = (): AuthState => {
     if (locked !== undefined) return { locked };
-    const config = options.running();
-    return { auth: config?.auth ?? noAuth, network: config?.network };
+    return { auth: running?.auth ?? noAuth, network: running?.network };
   };
   const gate = createApiKeyGate({ ...options.apiKeys, current, now: options.now, randomBytes: options.randomBytes, logger: options.logger });
 
@@ -69,12 +60,13 @@ export function createMachineAuth(options: MachineAuthOptions): MachineAuth {
       if (unavailable === undefined || !parsed.config?.auth.handlers.some((handler) => handler.type === "api-key")) return parsed;
       return { config: null, issues: [{ path: "auth.handlers", message: unavailable, severity: "error" }, ...parsed.issues] };
     },
-    refused(text, reason, first) {
-      if (!first || !mayAskForAuth(text)) return;
-      locked = `the stored configuration asks for authentication and cannot be used, so every call is refused until a usable one is flashed: ${reason}`;
-    },
-    taken() {
-      locked = undefined;
+    follow(event) {
+      running = event.running?.config;
+      if (event.kind === "accepted") {
+        locked = undefined;
+      } else if (event.kind === "refused" && event.first && mayAskForAuth(event.written())) {
+        locked = `the stored configuration asks for authentication and cannot be used, so every call is refused until a usable one is flashed: ${event.refusal.reason}`;
+      }
     },
     service: () => ({
       authenticate: async (request: { entity: string; credentials?: { type: string; payload: string } }) => ({

@@ -1,37 +1,31 @@
-// The machine on a microcontroller: the same core as svc-server (configuration, log rules, the
-// resource graph, the built-in models) behind the transport-free RPC dispatcher. Configuration
-// flows one way: text -> parse -> acceptance -> log levels -> graph, and a new one is applied in
-// place (only what changed is rebuilt; the maintenance window gates it as on the server). API
-// keys follow the running configuration (see api-key-gate.ts); `proto.rpc.v1.AuthService` trades
-// them for tokens.
+// The machine on a microcontroller: the core's pipeline and RobotService assembly (core/machine),
+// the same as svc-server's, with what only the MCU has: the built-in models on the device's IO,
+// no modules (each entry is reported and left out), FNV revisions (no crypto here), and the
+// transport-free RPC dispatcher. A new configuration is applied in place (only what changed is
+// rebuilt; the maintenance window gates it as on the server). API keys follow the configuration
+// in force (see machine-auth.ts); `proto.rpc.v1.AuthService` trades them for tokens.
 import {
   createBoardService,
-  createCallRunner,
   createEncoderService,
   createGenericComponentService,
   createGenericServiceService,
-  createGraphEngine,
-  createGraphRobotParts,
   createLogEngine,
+  createMachine,
   createModelRegistry,
   createMotorService,
   createMovementSensorService,
-  createOperations,
   createPowerSensorService,
   createResourceLookup,
-  createRobotService,
+  createRobotAssembly,
   createSensorService,
   createServoService,
-  createSessions,
-  formatConfigDiff,
-  acceptConfig,
-  loggingSettingsOf,
-  parseMachineConfig,
   registerBuiltinModels,
   uuidFrom,
   type Clock,
   type ConfigIssue,
+  type ConfigScreen,
   type GraphEngine,
+  type LoadResult,
   type LogSink,
   type MachineConfig,
   type MachineStatus,
@@ -44,7 +38,7 @@ import { createRpcDispatcher, type DispatchedCall, type DispatchRequest } from "
 import type { IOProvider } from "../../hal/io.js";
 import type { ApiKeyGate, ApiKeyGateSettings } from "./api-key-gate.js";
 import { configRevision } from "./config-revision.js";
-import { createMachineAuth } from "./machine-auth.js";
+import { createMachineAuth, type MachineAuth } from "./machine-auth.js";
 import { MCU_PLATFORM, SVC_VERSION, VIAM_API_VERSION } from "./version.js";
 
 export interface McuMachineOptions {
@@ -79,7 +73,7 @@ export interface ConfigReport {
 }
 
 export interface McuMachine {
-  /** Reads a configuration text and applies it in place; resolves when applied, deferred or refused. */
+  /** Reads a configuration text and applies it in place, one at a time; resolves (never rejects) when applied, deferred or refused. */
   applyConfig(text: string): Promise<ConfigReport>;
   /** Serves one gRPC-web call (its token already checked by the transport, against `auth`). */
   serve(request: DispatchRequest): DispatchedCall;
@@ -89,12 +83,6 @@ export interface McuMachine {
   readonly engine: GraphEngine;
   /** Closes every resource, dependents first. */
   close(): Promise<ShutdownReport>;
-}
-
-interface Running {
-  config: MachineConfig;
-  issues: ConfigIssue[];
-  revision: string;
 }
 
 /** Module entries cannot run on a microcontroller: each is reported and left out. */
@@ -123,105 +111,74 @@ function servedServices(lookup: ResourceLookup, robot: () => object, auth: () =>
   };
 }
 
+/** The MCU's screen: keys it cannot serve refuse the configuration; modules are left out. */
+function mcuScreen(auth: MachineAuth): ConfigScreen {
+  return (parsed) => {
+    const checked = auth.screen(parsed);
+    return checked.config ? { config: checked.config, issues: [...checked.issues, ...moduleIssues(checked.config)] } : checked;
+  };
+}
+
+/** A load's result as PUT /svc/config and the host protocol report it. */
+function reportOf(result: LoadResult): ConfigReport {
+  switch (result.outcome) {
+    case "refused":
+      return { outcome: "refused", reason: result.reason, issues: result.issues };
+    case "applied": {
+      const { added, modified, removed } = result.plan;
+      return { outcome: "applied", revision: result.revision, added, modified, removed };
+    }
+    case "deferred":
+      return { outcome: "deferred", revision: result.revision, reason: result.reason };
+    case "failed":
+      return { outcome: "failed", revision: result.revision, reason: result.error };
+    default:
+      return { outcome: result.outcome, revision: result.revision };
+  }
+}
+
 export function createMcuMachine(options: McuMachineOptions): McuMachine {
   const { clock } = options;
   const logs = createLogEngine({ clock, sink: options.sink });
   const log = logs.logger("svc.config");
-  const registry = createModelRegistry();
-  registerBuiltinModels(registry, { ioForBoard: options.ioForBoard });
-  const engine = createGraphEngine({
-    registry,
-    clock,
-    logger: logs.logger("svc.resource_manager"),
-    loggerFor: (_name, config) => logs.resourceLogger(config.api, config.name),
-  });
-  let running: Running | undefined;
   const auth = createMachineAuth({
-    running: () => running?.config,
     now: () => clock.now(),
     randomBytes: options.randomBytes,
     apiKeys: options.apiKeys,
     logger: logs.logger("svc.auth"),
   });
+  const registry = createModelRegistry();
+  registerBuiltinModels(registry, { ioForBoard: options.ioForBoard });
+  const machine = createMachine({ registry, logEngine: logs, clock, revisionOf: configRevision, screen: mcuScreen(auth) });
+  machine.onConfig(auth.follow);
 
-  const newId = () => uuidFrom(options.random);
-  const parts = createGraphRobotParts({ engine, clock, logger: log });
-  const operations = createOperations({ clock, newId, logger: log });
-  const sessions = createSessions({ clock, newId, heartbeatWindowMs: options.heartbeatWindowMs, logger: log, actuatorNamed: parts.actuatorNamed });
-  const robot = () =>
-    createRobotService({
-    ...parts,
+  const { engine } = machine;
+  const robot = createRobotAssembly({
+    engine,
+    clock,
+    newId: () => uuidFrom(options.random),
     version: { platform: MCU_PLATFORM, version: options.version ?? SVC_VERSION, apiVersion: VIAM_API_VERSION },
-    operations,
-    sessions,
+    cloud: () => machine.current()?.config.cloud,
     // Shutdown is not served on the MCU: a device runs until it loses power.
     requestShutdown: () => {},
-    cloudMetadata() {
-      const cloud = running?.config.cloud;
-      return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
-    },
+    heartbeatWindowMs: options.heartbeatWindowMs,
+    logger: log,
   });
   const dispatcher = createRpcDispatcher({
     codec: createWireCodec(wireTables),
-    runner: createCallRunner({ operations, sessions }),
-    services: servedServices(createResourceLookup(engine), robot, auth.service),
+    runner: robot.runner,
+    services: servedServices(createResourceLookup(engine), robot.service, auth.service),
   });
 
-  function reportIssues(issues: readonly ConfigIssue[], known: readonly ConfigIssue[]): void {
-    const seen = new Set(known.map((i) => `${i.path}\u0000${i.message}`));
-    for (const issue of issues) {
-      if (seen.has(`${issue.path}\u0000${issue.message}`)) continue;
-      if (issue.severity === "error") log.error(issue.message, { path: issue.path });
-      else log.warn(issue.message, { path: issue.path });
-    }
-  }
-
-  async function applyConfig(text: string): Promise<ConfigReport> {
-    const revision = configRevision(text);
-    if (running && running.revision === revision) return { outcome: "unchanged", revision };
-    const parsed = auth.screen(parseMachineConfig(text));
-    const issues = parsed.config ? [...parsed.issues, ...moduleIssues(parsed.config)] : parsed.issues;
-    const acceptance = acceptConfig({ config: parsed.config, issues }, running);
-    if (!acceptance.accepted) {
-      reportIssues(acceptance.newErrors, []);
-      auth.refused(text, acceptance.reason, running === undefined);
-      log.error(running ? "configuration refused; the machine keeps running as it was" : "configuration cannot be used", { reason: acceptance.reason });
-      return { outcome: "refused", reason: acceptance.reason, issues: acceptance.newErrors };
-    }
-    auth.taken();
-    const config = acceptance.config;
-    reportIssues(issues, running?.issues ?? []);
-    if (running) for (const line of formatConfigDiff(running.config, config)) log.info(`config change: ${line}`);
-    logs.configure(loggingSettingsOf(config));
-    const first = running === undefined;
-    running = { config, issues, revision };
-    const result = await engine.apply(config, { revision });
-    switch (result.outcome) {
-      case "applied": {
-        const { added, modified, removed } = result.plan;
-        log.info(first ? "configuration loaded" : "configuration applied", { revision, components: config.components.length, services: config.services.length });
-        return { outcome: "applied", revision, added, modified, removed };
-      }
-      case "deferred":
-        log.info("configuration deferred until the maintenance window allows it", { reason: result.reason });
-        return { outcome: "deferred", revision, reason: result.reason };
-      case "failed":
-        return { outcome: "failed", revision, reason: result.error };
-      default:
-        return { outcome: result.outcome, revision };
-    }
-  }
-
   return {
-    applyConfig,
+    applyConfig: async (text) => reportOf(await machine.load(text)),
     serve: (request) => dispatcher.start(request),
     auth: auth.gate,
     status: () => engine.status(),
     engine,
     async close() {
-      sessions.close();
-      parts.close();
-      const report = await engine.close();
+      robot.close();
+      const report = await machine.close();
       logs.close();
       return report;
     },

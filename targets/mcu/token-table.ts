@@ -6,7 +6,7 @@
 // goes, holds nothing a caller without a key can add to, and a restart ends every token as a new
 // signing secret does on the server. The price is the bound: past `capacity` live tokens the
 // oldest is dropped, and its holder authenticates again.
-import { Code, RpcError } from "../../core/index.js";
+import { Code, SvcError } from "../../core/index.js";
 
 export type TokenLookup<T> = { ok: true; grant: T } | { ok: false; problem: string };
 
@@ -47,10 +47,10 @@ export function createTokenTable<T>(options: TokenTableOptions): TokenTable<T> {
     try {
       bytes = options.randomBytes(TOKEN_BYTES);
     } catch (thrown) {
-      throw new RpcError(Code.Unavailable, `no random bytes from the platform for a token: ${String(thrown)}`);
+      throw new SvcError(Code.Unavailable, `no random bytes from the platform for a token: ${String(thrown)}`);
     }
     if (!(bytes instanceof Uint8Array) || bytes.length !== TOKEN_BYTES) {
-      throw new RpcError(Code.Unavailable, `no random bytes from the platform for a token: asked for ${TOKEN_BYTES}`);
+      throw new SvcError(Code.Unavailable, `no random bytes from the platform for a token: asked for ${TOKEN_BYTES}`);
     }
     return hex(bytes);
   }

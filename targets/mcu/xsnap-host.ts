@@ -5,7 +5,7 @@
 // to come back. Boards are simulated (hal/sim), one per board entry. Random bytes for access
 // tokens come from the host with each request (XS has no secure source), and the shim says which
 // address a request came from and whether its body went past the limit.
-import type { LogEntry, LogSink } from "../../core/index.js";
+import { errorMessage, type LogEntry, type LogSink } from "../../core/index.js";
 import { encodeUtf8 } from "../../core/rpc/codec/index.js";
 import { createSimBoard } from "../../hal/sim/index.js";
 import { createDrivenClock, type DrivenClock } from "./driven-clock.js";
@@ -66,7 +66,7 @@ function createEntropyPool(capacity = 256) {
 }
 
 function failure(status: number, thrown: unknown): HttpResponse {
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const message = errorMessage(thrown);
   return { status, headers: [["content-type", "text/plain; charset=utf-8"]], body: encodeUtf8(`${message}\n`) };
 }
 

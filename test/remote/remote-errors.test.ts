@@ -4,7 +4,7 @@
 // anything is sent; unknown APIs and closed resources say so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { Code, ComponentError, type Board, type Encoder, type Motor, type Sensor, type Servo } from "../../core/index.js";
+import { Code, SvcError, type Board, type Encoder, type Motor, type Sensor, type Servo } from "../../core/index.js";
 import { createRemoteResource, createUnixSocketTransport, listenOnUnixSocket, RemoteCallError } from "../../targets/linux/remote/index.js";
 import { createServedMachine, failure, nameOf, type ServedMachine } from "./served-machine.js";
 
@@ -148,8 +148,8 @@ describe("what cannot be a remote resource", () => {
     } catch (e) {
       thrown = e;
     }
-    expect(thrown).toBeInstanceOf(ComponentError);
-    expect(thrown).toMatchObject({ code: "unimplemented" });
+    expect(thrown).toBeInstanceOf(SvcError);
+    expect(thrown).toMatchObject({ code: Code.Unimplemented });
     expect((thrown as Error).message).toMatch(/^acme:component:gizmo\/g: API acme:component:gizmo has no remote client; remote resources can be rdk:component:sensor, /);
   });
 

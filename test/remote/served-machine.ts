@@ -11,7 +11,7 @@ import type { ResourceConfig } from "../../core/config/index.js";
 import {
   createResourceLookup,
   parseResourceName,
-  RpcError,
+  SvcError,
   type Resource,
   type ResourceLookup,
   type ResourceName,
@@ -138,7 +138,7 @@ export async function failure(promise: Promise<unknown>): Promise<{ code: number
     await promise;
     return "resolved";
   } catch (thrown) {
-    const e = RpcError.from(thrown);
+    const e = SvcError.from(thrown);
     return { code: e.code, message: e.message };
   }
 }

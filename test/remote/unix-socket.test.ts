@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Code, type Motor, type Sensor } from "../../core/index.js";
 import { registerComponentServices } from "../../targets/linux/server/rpc/index.js";
-import { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES, UnixSocketListenError } from "../../targets/linux/remote/index.js";
+import { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES } from "../../targets/linux/remote/index.js";
+import { ListenError } from "../../targets/linux/system/index.js";
 import { eventually } from "../helpers/eventually.js";
 import { createServedMachine, failure, lookupOver, type ServedMachine } from "./served-machine.js";
 
@@ -63,7 +64,7 @@ describe("listenOnUnixSocket", () => {
 
     const long = join(served.dir, "x".repeat(MAX_SOCKET_PATH_BYTES));
     const thrown = await listenOnUnixSocket(long, noRoutes).catch((e: unknown) => e);
-    expect(thrown).toBeInstanceOf(UnixSocketListenError);
+    expect(thrown).toBeInstanceOf(ListenError);
     expect((thrown as Error).message).toMatch(/a unix socket path may be at most 103 bytes, this one is \d+$/);
   });
 

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCollectingSink, createLogEngine } from "../../core/index.js";
 import { createNodeClock } from "../../targets/linux/logging/index.js";
-import { createMachine, type Machine, type MachineOptions } from "../../targets/linux/server/machine.js";
+import type { Machine } from "../../core/index.js";
+import { createLinuxMachine as createMachine, type LinuxMachineOptions as MachineOptions } from "../../targets/linux/server/linux-machine.js";
 
 const simMachine = JSON.parse(readFileSync(join(import.meta.dirname, "../../examples/sim-machine.json"), "utf8"));
 

@@ -10,21 +10,14 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  COMMAND_CANCEL,
-  COMMAND_CONFIG,
-  COMMAND_REQUEST,
-  COMMAND_TICK,
-  decodeReply,
-  encodeCommand,
-  type FinishedExchange,
-  type HostCommand,
-  type HostReply,
-} from "../../targets/mcu/host-protocol.js";
+import { COMMAND_CANCEL, COMMAND_REQUEST } from "../../targets/mcu/host-protocol.js";
 import { requestBodyLimit } from "../../targets/mcu/body-limits.js";
 import type { ConfigReport, XsnapHostOptions } from "../../targets/mcu/svc-mcu.js";
 import { moduleAsScript, XsWorker } from "../xs/xs-worker.js";
 import { buildTargetBundle } from "./build-bundle.mjs";
+import { createWorkerLink, type McuLogEntry } from "./worker-link.js";
+
+export type { McuLogEntry } from "./worker-link.js";
 
 export interface McuShimOptions extends XsnapHostOptions {
   /** The stored configuration the machine boots from (JSON text or data). */
@@ -37,14 +30,6 @@ export interface McuShimOptions extends XsnapHostOptions {
   onLog?: (entry: McuLogEntry) => void;
   /** The time told to the XS side, in milliseconds since the epoch; Date.now by default. */
   now?: () => number;
-}
-
-export interface McuLogEntry {
-  time: number;
-  level: string;
-  logger: string;
-  message: string;
-  fields: Record<string, unknown>;
 }
 
 export interface McuShim {
@@ -61,8 +46,6 @@ export interface McuShim {
   pushConfig(config: string | object): Promise<ConfigReport>;
   close(): Promise<void>;
 }
-
-const textOf = (config: string | object) => (typeof config === "string" ? config : JSON.stringify(config));
 
 /**
  * Reads a request's body up to the MCU's limit for it, as a device's HTTP server would, and
@@ -96,52 +79,8 @@ export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
   const { config, host = "127.0.0.1", port = 0, onLog, now = Date.now, ...hostOptions } = options;
   const script = moduleAsScript(await buildTargetBundle(), "svcMcu");
   const worker = new XsWorker();
-  let nextId = 1;
-  let timer: NodeJS.Timeout | undefined;
-  let wakeAt = Infinity;
-  let closing = false;
-  const waiting = new Map<number, (done: FinishedExchange) => void>();
-
-  async function send(command: HostCommand): Promise<HostReply> {
-    const reply = decodeReply((await worker.commandBytes(encodeCommand(command))).reply);
-    for (const done of reply.finished) {
-      const resolve = waiting.get(done.id);
-      waiting.delete(done.id);
-      resolve?.(done);
-    }
-    if (reply.logs !== "" && onLog) for (const entry of JSON.parse(reply.logs) as McuLogEntry[]) onLog(entry);
-    wakeFor(reply.nextDue);
-    return reply;
-  }
-
-  /** Comes back when the XS side's next timer falls due. */
-  function wakeFor(due: number | undefined): void {
-    if (closing || due === undefined || due >= wakeAt) return;
-    if (timer) clearTimeout(timer);
-    wakeAt = due;
-    timer = setTimeout(() => {
-      timer = undefined;
-      wakeAt = Infinity;
-      if (!closing) send({ kind: COMMAND_TICK, now: now() }).catch(() => {});
-    }, Math.max(0, due - now()));
-  }
-
-  function exchange(command: (id: number) => HostCommand): { id: number; done: Promise<FinishedExchange> } {
-    const id = nextId++;
-    const done = new Promise<FinishedExchange>((resolve, reject) => {
-      waiting.set(id, resolve);
-      send(command(id)).catch((error: unknown) => {
-        waiting.delete(id);
-        reject(error);
-      });
-    });
-    return { id, done };
-  }
-
-  async function pushConfig(next: string | object): Promise<ConfigReport> {
-    const { done } = exchange((id) => ({ kind: COMMAND_CONFIG, now: now(), id, text: textOf(next) }));
-    return JSON.parse(Buffer.from((await done).body).toString("utf8")) as ConfigReport;
-  }
+  const link = createWorkerLink({ worker, now, onLog });
+  const { exchange, pushConfig } = link;
 
   function relay(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer | undefined): void {
     const headers: Array<[string, string]> = [];
@@ -163,7 +102,7 @@ export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
     let answered = false;
     res.on("close", () => {
       // The client went away first: the call is cancelled in XS.
-      if (!answered && !closing) send({ kind: COMMAND_CANCEL, now: now(), id: call.id }).catch(() => {});
+      if (!answered && !link.closing) link.send({ kind: COMMAND_CANCEL, now: now(), id: call.id }).catch(() => {});
     });
     call.done.then(
       (done) => {
@@ -201,16 +140,14 @@ export async function startMcuShim(options: McuShimOptions): Promise<McuShim> {
       boot,
       pushConfig,
       async close() {
-        closing = true;
-        if (timer) clearTimeout(timer);
+        link.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await worker.close();
       },
     };
   } catch (error) {
-    closing = true;
-    if (timer) clearTimeout(timer);
+    link.close();
     server.close();
     await worker.close();
     throw error;

@@ -3,7 +3,7 @@
 // as they arrive, through the Digital IO's onReadable).
 import { IOError, requireIO, type Analog, type Digital, type IOProvider } from "../../../hal/io.js";
 import { closeAll } from "../close-all.js";
-import { ComponentError } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { AnalogValue } from "../apis/board.js";
 import { openAds1x15Analog } from "./ads1x15.js";
 import type { AnalogEntry, NamedPin } from "./board-attributes.js";
@@ -93,7 +93,7 @@ export function openBoardInputs(options: BoardInputsOptions): BoardInputs {
   const unknown = (kind: string, name: string, known: Map<string, unknown>) => {
     const names = Array.from(known.keys());
     const list = names.length ? `: it has ${names.map((n) => JSON.stringify(n)).join(", ")}` : "";
-    return new ComponentError("not_found", `board ${boardName} has no ${kind} ${JSON.stringify(name)}${list}`);
+    return new SvcError(Code.NotFound, `board ${boardName} has no ${kind} ${JSON.stringify(name)}${list}`);
   };
 
   return {

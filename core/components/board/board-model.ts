@@ -8,7 +8,8 @@ import { formatResourceName, type ModelRegistration } from "../../resource/index
 import { failOnIssues } from "../attributes.js";
 import { BOARD_API } from "../api-names.js";
 import { closeAll } from "../close-all.js";
-import { ComponentError, requireFinite } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
+import { requireFinite } from "../require-finite.js";
 import type { Board } from "../apis/board.js";
 import { boardAttributesSchema, readBoardAttributes } from "./board-attributes.js";
 import { openBoardInputs } from "./board-inputs.js";
@@ -72,7 +73,7 @@ export function boardModel(definition: BoardModelDefinition): ModelRegistration<
       });
       let closed = false;
       const open = () => {
-        if (closed) throw new ComponentError("unavailable", `board ${boardName} is closed`);
+        if (closed) throw new SvcError(Code.Unavailable, `board ${boardName} is closed`);
       };
 
       return {
@@ -119,7 +120,7 @@ export function boardModel(definition: BoardModelDefinition): ModelRegistration<
           open();
           requireFinite(value, "value");
           if (Math.floor(value) !== value || value < 0 || value > ANALOG_WRITE_MAX) {
-            throw new ComponentError("invalid_argument", `analog value must be a whole number from 0 to ${ANALOG_WRITE_MAX}, got ${value}`);
+            throw new SvcError(Code.InvalidArgument, `analog value must be a whole number from 0 to ${ANALOG_WRITE_MAX}, got ${value}`);
           }
           pins.setDuty(pin, value / ANALOG_WRITE_MAX);
         },

@@ -3,7 +3,8 @@
 // on hardware, where a pin is either a plain output or a PWM channel.
 import { IOError, requireIO, type Digital, type IOProvider, type PWM } from "../../../hal/io.js";
 import { closeAll } from "../close-all.js";
-import { ComponentError, requireFinite } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
+import { requireFinite } from "../require-finite.js";
 
 export const DEFAULT_PWM_HZ = 800;
 
@@ -78,7 +79,7 @@ export function createBoardPins(options: BoardPinsOptions): BoardPins {
     },
     setDuty(pin, duty) {
       requireFinite(duty, "duty_cycle_pct");
-      if (duty < 0 || duty > 1) throw new ComponentError("invalid_argument", `duty cycle must be from 0 to 1, got ${duty}`);
+      if (duty < 0 || duty > 1) throw new SvcError(Code.InvalidArgument, `duty cycle must be from 0 to 1, got ${duty}`);
       check(pin);
       const held = own.get(pin);
       if (held?.kind === "pwm") {
@@ -95,7 +96,7 @@ export function createBoardPins(options: BoardPinsOptions): BoardPins {
     },
     setFrequency(pin, hz) {
       requireFinite(hz, "frequency_hz");
-      if (hz < 0) throw new ComponentError("invalid_argument", `PWM frequency must not be negative, got ${hz}`);
+      if (hz < 0) throw new SvcError(Code.InvalidArgument, `PWM frequency must not be negative, got ${hz}`);
       check(pin);
       const wanted = hz === 0 ? DEFAULT_PWM_HZ : hz;
       frequencies.set(pin, wanted);

@@ -3,7 +3,7 @@
 // turned.
 import type { ModelRegistration, Resource } from "../../resource/index.js";
 import { ENCODER_API, FAKE_MODEL } from "../api-names.js";
-import { ComponentError } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { Encoder } from "../apis/encoder.js";
 
 export interface FakeEncoder extends Encoder {
@@ -37,7 +37,7 @@ export const fakeEncoderModel: ModelRegistration<FakeEncoder> = {
     return {
       name: ctx.name,
       follow(by, next) {
-        if (source) throw new ComponentError("unavailable", `encoder ${ctx.name.name} is already driven by ${owner}`);
+        if (source) throw new SvcError(Code.Unavailable, `encoder ${ctx.name.name} is already driven by ${owner}`);
         held = ticks();
         source = next;
         base = next();
@@ -50,7 +50,7 @@ export const fakeEncoderModel: ModelRegistration<FakeEncoder> = {
       },
       async getPosition(positionType = "unspecified") {
         if (positionType === "angle_degrees") {
-          throw new ComponentError("invalid_argument", `encoder ${ctx.name.name} counts ticks only; ask for ticks_count`);
+          throw new SvcError(Code.InvalidArgument, `encoder ${ctx.name.name} counts ticks only; ask for ticks_count`);
         }
         return { value: ticks(), positionType: "ticks_count" };
       },

@@ -4,7 +4,7 @@
 import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
 import { failOnIssues, readAttributes, type Parsed } from "../attributes.js";
 import { FAKE_MODEL, MOTOR_API } from "../api-names.js";
-import { ComponentError } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { Motor } from "../apis/motor.js";
 import { createMotorControl } from "../motion/motor-control.js";
 import { createMotorResource } from "../motion/motor-resource.js";
@@ -54,7 +54,7 @@ export const fakeMotorModel: ModelRegistration<Motor> = {
     if (attrs.encoder !== undefined) {
       const encoder = ctx.dependencies.get(attrs.encoder);
       if (!isFakeEncoder(encoder)) {
-        throw new ComponentError("invalid_argument", `encoder ${JSON.stringify(attrs.encoder)} is not a fake encoder, which a fake motor needs`);
+        throw new SvcError(Code.InvalidArgument, `encoder ${JSON.stringify(attrs.encoder)} is not a fake encoder, which a fake motor needs`);
       }
       letGo = encoder.follow(`motor ${ctx.name.name}`, () => control.turned() * attrs.ticksPerRotation);
       resetEncoder = () => void encoder.resetPosition();

@@ -3,7 +3,8 @@
 import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
 import { failOnIssues, readAttributes, type Parsed } from "../attributes.js";
 import { FAKE_MODEL, SERVO_API } from "../api-names.js";
-import { ComponentError, requireFinite } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
+import { requireFinite } from "../require-finite.js";
 import type { Servo } from "../apis/servo.js";
 
 export interface FakeServoAttributes {
@@ -73,7 +74,7 @@ export const fakeServoModel: ModelRegistration<Servo> = {
         try {
           requireFinite(angle, "angle_deg");
           if (angle < attrs.minAngle || angle > attrs.maxAngle) {
-            throw new ComponentError("invalid_argument", `angle ${angle} is outside ${attrs.minAngle}-${attrs.maxAngle} degrees`);
+            throw new SvcError(Code.InvalidArgument, `angle ${angle} is outside ${attrs.minAngle}-${attrs.maxAngle} degrees`);
           }
         } catch (thrown) {
           return Promise.reject(thrown);

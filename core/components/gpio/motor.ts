@@ -4,7 +4,7 @@
 import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
 import { failOnIssues } from "../attributes.js";
 import { GPIO_MODEL, MOTOR_API } from "../api-names.js";
-import { ComponentError } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
 import { isBoard } from "../apis/board.js";
 import type { Motor } from "../apis/motor.js";
 import { createMotorControl } from "../motion/motor-control.js";
@@ -26,7 +26,7 @@ export const gpioMotorModel: ModelRegistration<Motor> = {
     const board = ctx.dependencies.get(attrs.board);
     if (!isBoard(board)) {
       const why = board === undefined ? "is not running" : "is not a board";
-      throw new ComponentError("unavailable", `board ${JSON.stringify(attrs.board)} ${why}`);
+      throw new SvcError(Code.Unavailable, `board ${JSON.stringify(attrs.board)} ${why}`);
     }
     const outputs = openMotorOutputs(board.boardIO(), attrs.pins!, attrs.pwmHz);
     const direction = attrs.dirFlip ? -1 : 1;

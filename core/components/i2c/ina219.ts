@@ -7,7 +7,7 @@ import { failOnIssues, readAttributes, type Parsed } from "../attributes.js";
 import { INA219_MODEL, POWER_SENSOR_API } from "../api-names.js";
 import { busNumber } from "../board/board-attributes.js";
 import { closeAll } from "../close-all.js";
-import { ComponentError } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { PowerSensor } from "../apis/power-sensor.js";
 import type { DeviceIOOptions } from "../device-io.js";
 
@@ -72,7 +72,7 @@ export function ina219Model(options: DeviceIOOptions): ModelRegistration<PowerSe
       }
       let closed = false;
       const measure = () => {
-        if (closed) throw new ComponentError("unavailable", `power sensor ${ctx.name.name} is closed`);
+        if (closed) throw new SvcError(Code.Unavailable, `power sensor ${ctx.name.name} is closed`);
         const volts = readIna219(smbus);
         const amperes = volts.shunt / attrs.shuntOhms;
         return { volts: volts.bus, amperes, watts: volts.bus * amperes };

@@ -3,7 +3,8 @@
 // through `onPower` (a GPIO motor writes it to its pins; a fake motor has nothing to drive).
 import type { Clock } from "../../clock.js";
 import type { LoggerLike } from "../../resource/index.js";
-import { ComponentError, requireFinite } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
+import { requireFinite } from "../require-finite.js";
 import type { MotorPowerState } from "../apis/motor.js";
 import { createMotorMotion } from "./motor-motion.js";
 
@@ -51,7 +52,7 @@ export function createMotorControl(options: MotorControlOptions): MotorControl {
   /** The speed to run at: never 0, never beyond max_rpm (a warning says it was clamped). */
   const speedOf = (rpm: number): number => {
     requireFinite(rpm, "rpm");
-    if (Math.abs(rpm) < 0.1) throw new ComponentError("invalid_argument", "cannot move the motor at an rpm of nearly 0");
+    if (Math.abs(rpm) < 0.1) throw new SvcError(Code.InvalidArgument, "cannot move the motor at an rpm of nearly 0");
     if (Math.abs(rpm) > maxRpm) {
       logger.warn(`rpm ${rpm} is beyond max_rpm ${maxRpm}; running at ${maxRpm}`);
       return rpm > 0 ? maxRpm : -maxRpm;

@@ -1,7 +1,8 @@
 // The Motor API on top of a MotorControl, shared by the built-in motor models: they differ only
 // in what drives the motor and whether it can report a position.
 import type { ResourceName } from "../../resource/index.js";
-import { ComponentError, requireFinite } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
+import { requireFinite } from "../require-finite.js";
 import type { Motor } from "../apis/motor.js";
 import type { MotorControl } from "./motor-control.js";
 
@@ -21,7 +22,7 @@ export function createMotorResource(parts: MotorResourceParts): Motor {
   const { name, control, position } = parts;
   let closed = false;
   const unsupported = (what: string) =>
-    new ComponentError("unimplemented", `motor ${name.name} cannot report its position, so it cannot ${what}`);
+    new SvcError(Code.Unimplemented, `motor ${name.name} cannot report its position, so it cannot ${what}`);
 
   return {
     name,

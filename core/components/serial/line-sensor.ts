@@ -5,7 +5,7 @@ import { requireIO, type IOError, type Serial } from "../../../hal/io.js";
 import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
 import { failOnIssues, readAttributes, type Parsed } from "../attributes.js";
 import { SENSOR_API, SERIAL_LINE_MODEL } from "../api-names.js";
-import { ComponentError } from "../component-error.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { Sensor } from "../apis/sensor.js";
 import type { DeviceIOOptions } from "../device-io.js";
 import { createLineSplitter, parseKeyValueLine, type LineValue } from "./key-value-line.js";
@@ -71,10 +71,10 @@ export function serialLineSensorModel(options: DeviceIOOptions): ModelRegistrati
       return {
         name: ctx.name,
         async getReadings() {
-          if (closed) throw new ComponentError("unavailable", `sensor ${ctx.name.name} is closed`);
+          if (closed) throw new SvcError(Code.Unavailable, `sensor ${ctx.name.name} is closed`);
           if (!seen) {
             const why = lastError ? `: ${lastError.message}` : "";
-            throw new ComponentError("unavailable", `sensor ${ctx.name.name} has no reading from ${attrs.path} yet${why}`);
+            throw new SvcError(Code.Unavailable, `sensor ${ctx.name.name} has no reading from ${attrs.path} yet${why}`);
           }
           return { ...readings };
         },

@@ -1,6 +1,7 @@
 // The MCU's protobuf codec: encodes the handlers' init shapes and decodes requests to the shapes
 // they expect, for the messages of the generated wire tables, byte for byte as protobuf-es does.
 // One writer is kept and reused, so encoding allocates little more than its result.
+import { errorMessage } from "../../errors/index.js";
 import { readFields, zeroMessage } from "./decode-message.js";
 import { writeMessage } from "./encode-message.js";
 import { messageJson } from "./message-json.js";
@@ -47,7 +48,7 @@ export function createWireCodec(tables: WireTables): WireCodec {
         writeMessage(writer, specs, index, init as Record<string, unknown>);
       } catch (thrown) {
         writer.finish();
-        throw new Error(`cannot encode ${specs.spec(index).name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+        throw new Error(`cannot encode ${specs.spec(index).name}: ${errorMessage(thrown)}`);
       }
       return writer.finish();
     },
@@ -56,7 +57,7 @@ export function createWireCodec(tables: WireTables): WireCodec {
       try {
         return readFields(createWireReader(bytes), specs, index, bytes.length, zeroMessage(spec));
       } catch (thrown) {
-        throw new Error(`cannot decode ${spec.name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+        throw new Error(`cannot decode ${spec.name}: ${errorMessage(thrown)}`);
       }
     },
     toJson: (index, shape) => messageJson(specs, index, shape),

@@ -5,7 +5,7 @@
 import { formatResourceName, type Resource } from "../../resource/index.js";
 import type { Actuator } from "../../components/index.js";
 import type { CallInfo } from "../call.js";
-import { Code, RpcError } from "../status.js";
+import { Code, SvcError } from "../../errors/index.js";
 
 type Driven = Resource & Pick<Actuator, "stop">;
 
@@ -21,7 +21,7 @@ export function drive<T>(call: CallInfo, resource: Driven, command: () => Promis
  */
 export async function driveUntilDone(call: CallInfo, resource: Driven, rpc: string, command: () => Promise<void>): Promise<void> {
   const fullName = formatResourceName(resource.name);
-  if (call.cancelled()) throw new RpcError(Code.Canceled, `${rpc} on ${fullName} was cancelled before it started`);
+  if (call.cancelled()) throw new SvcError(Code.Canceled, `${rpc} on ${fullName} was cancelled before it started`);
   call.drove(resource, fullName);
   let cancelled = false;
   const forget = call.onCancel(() => {
@@ -36,5 +36,5 @@ export async function driveUntilDone(call: CallInfo, resource: Driven, rpc: stri
   } finally {
     forget();
   }
-  if (cancelled) throw new RpcError(Code.Canceled, `${rpc} on ${fullName} was cancelled; it has been stopped`);
+  if (cancelled) throw new SvcError(Code.Canceled, `${rpc} on ${fullName} was cancelled; it has been stopped`);
 }

@@ -4,7 +4,7 @@
 import type { BoardService } from "../../../proto/gen/component/board/v1/board_pb.js";
 import { BOARD_API, type Board } from "../../components/index.js";
 import type { ResourceLookup } from "../resource-lookup.js";
-import { Code, RpcError } from "../status.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { ServiceHandlers } from "./handler-types.js";
 import { invalidArgument, requireText, resolve, unsupported } from "./resolve-resource.js";
 import { doCommandMethod, geometriesUnsupportedMethod } from "./shared-methods.js";
@@ -14,7 +14,7 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** A count or frequency the board reports, as the wire's 64-bit integer. */
 function wholeNumber(value: number, what: string): bigint {
   if (typeof value !== "number" || !isFinite(value) || value < 0) {
-    throw new RpcError(Code.Internal, `${what}: the board reported ${String(value)}, not a count`);
+    throw new SvcError(Code.Internal, `${what}: the board reported ${String(value)}, not a count`);
   }
   return BigInt(Math.round(value));
 }

@@ -1,7 +1,7 @@
 // The shape of a transport-neutral service implementation: one function per method of a
 // generated service descriptor, keyed by the method's local name as connect's ServiceImpl is,
 // taking the decoded request and the call and resolving to the response's init shape. A
-// transport only has to decode, build a CallInfo, call, encode, and translate RpcError.
+// transport only has to decode, build a CallInfo, call, encode, and translate SvcError.
 import type {
   DescMessage,
   DescMethodServerStreaming,

@@ -10,7 +10,7 @@ import type {
 import type { Commandable } from "../../components/index.js";
 import type { ReadingsSource } from "../../resource/index.js";
 import type { ResourceLookup } from "../resource-lookup.js";
-import { Code, RpcError } from "../status.js";
+import { Code, SvcError } from "../../errors/index.js";
 import type { UnaryHandler } from "./handler-types.js";
 import { resolve, unsupported } from "./resolve-resource.js";
 import { toJsonObject, toValueMap } from "./struct-value.js";
@@ -25,7 +25,7 @@ export function doCommandMethod(lookup: ResourceLookup, api: string): UnaryHandl
     const resource = resolve<Commandable>(lookup, api, request.name, "doCommand", "DoCommand");
     const result: unknown = await resource.doCommand(request.command ?? {});
     if (result === undefined || result === null) return { result: {} };
-    if (!isRecord(result)) throw new RpcError(Code.Internal, `result: DoCommand answered a ${Array.isArray(result) ? "list" : typeof result}, not a map`);
+    if (!isRecord(result)) throw new SvcError(Code.Internal, `result: DoCommand answered a ${Array.isArray(result) ? "list" : typeof result}, not a map`);
     return { result: toJsonObject(result, "result") };
   };
 }
@@ -35,7 +35,7 @@ export function readingsMethod(lookup: ResourceLookup, api: string): UnaryHandle
   return async (request) => {
     const resource = resolve<ReadingsSource>(lookup, api, request.name, "getReadings", "GetReadings");
     const readings: unknown = await resource.getReadings(request.extra);
-    if (!isRecord(readings)) throw new RpcError(Code.Internal, `readings: the sensor answered a ${typeof readings}, not a map of readings`);
+    if (!isRecord(readings)) throw new SvcError(Code.Internal, `readings: the sensor answered a ${typeof readings}, not a map of readings`);
     return { readings: toValueMap(readings, "readings") };
   };
 }

@@ -4,7 +4,7 @@
 // sent (a function, a symbol, a cycle) is an Internal error naming where it was.
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import type { NullValue, ValueSchema } from "@bufbuild/protobuf/wkt";
-import { Code, RpcError } from "../status.js";
+import { Code, SvcError } from "../../errors/index.js";
 
 export type ValueInit = MessageInitShape<typeof ValueSchema>;
 
@@ -12,8 +12,8 @@ export type ValueInit = MessageInitShape<typeof ValueSchema>;
 const MAX_DEPTH = 64;
 const NULL_VALUE = 0 as NullValue;
 
-function unsendable(path: string, why: string): RpcError {
-  return new RpcError(Code.Internal, `${path}: ${why} cannot be sent`);
+function unsendable(path: string, why: string): SvcError {
+  return new SvcError(Code.Internal, `${path}: ${why} cannot be sent`);
 }
 
 /** Sets a member, "__proto__" included (assigning that one would change the prototype instead). */

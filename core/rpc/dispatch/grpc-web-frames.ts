@@ -2,7 +2,7 @@
 // and the message; the status ends the body as a trailer frame (flag 0x80) holding
 // "grpc-status" and "grpc-message" lines. Unary calls only: one message each way.
 import { encodeUtf8 } from "../codec/index.js";
-import { Code, RpcError } from "../status.js";
+import { Code, SvcError } from "../../errors/index.js";
 
 const DATA = 0x00;
 const COMPRESSED = 0x01;
@@ -10,13 +10,13 @@ const TRAILER = 0x80;
 
 /** The one message of a unary request body. */
 export function requestMessage(body: Uint8Array): Uint8Array {
-  if (body.length < 5) throw new RpcError(Code.InvalidArgument, `the request body (${body.length} bytes) holds no gRPC-web message frame`);
+  if (body.length < 5) throw new SvcError(Code.InvalidArgument, `the request body (${body.length} bytes) holds no gRPC-web message frame`);
   const flags = body[0]!;
-  if (flags & COMPRESSED) throw new RpcError(Code.Unimplemented, "compressed request messages are not supported");
-  if (flags !== DATA) throw new RpcError(Code.InvalidArgument, `the request frame has the unknown flags 0x${flags.toString(16)}`);
+  if (flags & COMPRESSED) throw new SvcError(Code.Unimplemented, "compressed request messages are not supported");
+  if (flags !== DATA) throw new SvcError(Code.InvalidArgument, `the request frame has the unknown flags 0x${flags.toString(16)}`);
   const length = ((body[1]! << 24) | (body[2]! << 16) | (body[3]! << 8) | body[4]!) >>> 0;
   if (5 + length !== body.length) {
-    throw new RpcError(Code.InvalidArgument, `the request frame says ${length} bytes but the body holds ${body.length - 5}, or more than one message`);
+    throw new SvcError(Code.InvalidArgument, `the request frame says ${length} bytes but the body holds ${body.length - 5}, or more than one message`);
   }
   return body.subarray(5);
 }
@@ -63,6 +63,6 @@ export function responseBody(message: Uint8Array | undefined, code: number, text
 
 /** The body of a failed call, whatever was thrown. */
 export function errorBody(thrown: unknown): Uint8Array {
-  const error = RpcError.from(thrown);
+  const error = SvcError.from(thrown);
   return responseBody(undefined, error.code, error.message);
 }

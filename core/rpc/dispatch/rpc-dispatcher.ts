@@ -2,12 +2,11 @@
 // response body out (the message and a trailer with grpc-status and grpc-message). It decodes
 // with the compact codec, runs the call through the call runner (session check, operation) and
 // the same handlers the Linux server registers, and encodes the answer. Errors are the handlers'
-// RpcErrors by code; an unknown method is UNIMPLEMENTED (12). Unary methods only.
-import { errorMessage } from "../../resource/index.js";
+// SvcErrors by code; an unknown method is UNIMPLEMENTED (12). Unary methods only.
 import type { CallRunner } from "../call-runner.js";
 import type { WireCodec } from "../codec/index.js";
 import { runOperation, type RunningOperation } from "../operations.js";
-import { Code, RpcError } from "../status.js";
+import { Code, errorMessage, SvcError } from "../../errors/index.js";
 import { errorBody, requestMessage, responseBody } from "./grpc-web-frames.js";
 
 type Handler = (request: Record<string, unknown>, call: RunningOperation) => Promise<object>;
@@ -107,7 +106,7 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
         try {
           message = codec.decode(route.input, requestMessage(request.body));
         } catch (thrown) {
-          throw thrown instanceof RpcError ? thrown : new RpcError(Code.InvalidArgument, `the request could not be read: ${errorMessage(thrown)}`);
+          throw thrown instanceof SvcError ? thrown : new SvcError(Code.InvalidArgument, `the request could not be read: ${errorMessage(thrown)}`);
         }
         op = runner.begin({ method: request.path, sessionId: request.sessionId ?? "", args: () => codec.toJson(route.input, message) });
       } catch (thrown) {
@@ -128,7 +127,7 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
       return {
         done,
         cancel(code = Code.Canceled, text = "the client went away") {
-          op.cancel(new RpcError(code, text));
+          op.cancel(new SvcError(code, text));
         },
       };
     },

@@ -4,8 +4,8 @@
 import type { Clock } from "../../clock.js";
 import { isActuator, type Actuator } from "../../components/index.js";
 import type { GraphEngine } from "../../graph/index.js";
-import { errorMessage, parseResourceName, silentLogger, type LoggerLike, type Resource, type ResourceName } from "../../resource/index.js";
-import { Code, RpcError } from "../status.js";
+import { parseResourceName, silentLogger, type LoggerLike, type Resource, type ResourceName } from "../../resource/index.js";
+import { Code, errorMessage, SvcError } from "../../errors/index.js";
 import type { RobotServiceDeps } from "./robot-service-deps.js";
 
 export interface GraphRobotPartsOptions {
@@ -62,7 +62,7 @@ export function createGraphRobotParts(options: GraphRobotPartsOptions): GraphRob
       if (failures.length === 0) return;
       const message = `StopAll: ${failures.length} of ${actuators.length} actuators could not be stopped: ${failures.join("; ")}`;
       logger.error(message);
-      throw new RpcError(Code.Unknown, message);
+      throw new SvcError(Code.Unknown, message);
     },
     actuatorNamed(name) {
       const resource = engine.resource(name);

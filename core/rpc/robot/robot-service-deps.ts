@@ -34,7 +34,7 @@ export interface RobotServiceDeps {
   version: VersionInfo;
   /**
    * Stops every actuator, each with its own extra (by full resource name). Rejects with one
-   * RpcError naming every actuator that failed; the others are stopped regardless.
+   * SvcError naming every actuator that failed; the others are stopped regardless.
    */
   stopAll(extra: Map<string, Record<string, unknown>>): Promise<void>;
   operations: Operations;

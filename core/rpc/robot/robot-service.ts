@@ -1,13 +1,13 @@
 // The RobotService handlers: one function per method of viam.robot.v1.RobotService, each taking
 // the decoded request and the call's CallInfo and returning the response fields, over whatever
 // machine `RobotServiceDeps` describes. Transports register them (connect on Linux, the XS
-// dispatcher on the MCU); errors are RpcErrors.
+// dispatcher on the MCU); errors are SvcErrors.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { RobotService, StopAllRequest } from "../../../proto/gen/robot/v1/robot_pb.js";
 import { formatApi, type ResourceApi } from "../../resource/index.js";
 import type { CallInfo } from "../call.js";
 import type { ServiceHandlers } from "../components/handler-types.js";
-import { Code, RpcError } from "../status.js";
+import { Code, SvcError } from "../../errors/index.js";
 import { machineStatusResponse, wireCloudMetadata } from "./machine-status.js";
 import { protoServiceOf } from "./proto-services.js";
 import type { RobotServiceDeps } from "./robot-service-deps.js";
@@ -60,7 +60,7 @@ export function createRobotService(deps: RobotServiceDeps): RobotServiceHandlers
 
     async stopAll(request, call) {
       // As the reference server: every other call in flight is cancelled, then every actuator stopped.
-      operations.cancelAll(call, new RpcError(Code.Canceled, "cancelled by StopAll"));
+      operations.cancelAll(call, new SvcError(Code.Canceled, "cancelled by StopAll"));
       await deps.stopAll(stopExtras(request));
       return {};
     },
@@ -78,7 +78,7 @@ export function createRobotService(deps: RobotServiceDeps): RobotServiceHandlers
     async getCloudMetadata() {
       const cloud = deps.cloudMetadata();
       if (!cloud) {
-        throw new RpcError(Code.FailedPrecondition, "this machine has no cloud credentials (no cloud section in its configuration), so it has no cloud metadata");
+        throw new SvcError(Code.FailedPrecondition, "this machine has no cloud credentials (no cloud section in its configuration), so it has no cloud metadata");
       }
       return wireCloudMetadata(cloud);
     },
@@ -111,7 +111,7 @@ function stopExtras(request: StopAllRequest): Map<string, Record<string, unknown
 
 function untilEndedOrCancelled(ended: Promise<void>, call: CallInfo): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const forget = call.onCancel(() => reject(new RpcError(Code.Canceled, "BlockForOperation was cancelled")));
+    const forget = call.onCancel(() => reject(new SvcError(Code.Canceled, "BlockForOperation was cancelled")));
     void ended.then(() => {
       forget();
       resolve();

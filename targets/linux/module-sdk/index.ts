@@ -15,7 +15,8 @@ export {
   POWER_SENSOR_API,
   SENSOR_API,
   SERVO_API,
-  ComponentError,
+  Code,
+  SvcError,
 } from "../../../core/index.js";
 export type {
   Board,

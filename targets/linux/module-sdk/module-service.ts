@@ -1,14 +1,19 @@
 // The module's side of viam.module.v1.ModuleService: Ready with the handler map, ValidateConfig,
 // AddResource, ReconfigureResource and RemoveResource over the resources the module holds.
+// Its errors are SvcErrors, sent as every handler's are (toConnectImpl); what a model's own code
+// throws while building, reconfiguring or closing is INTERNAL, naming the resource.
 import type { JsonObject } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
 import {
+  Code,
   errorMessage,
   formatResourceName,
   parseResourceName,
+  SvcError,
   type Resource,
   type ResourceConfig,
   type ResourceName,
+  type ServiceHandlers,
 } from "../../../core/index.js";
 import type { ComponentConfig } from "../../../proto/gen/app/v1/robot_pb.js";
 import type { ModuleService } from "../../../proto/gen/module/v1/module_pb.js";
@@ -29,7 +34,7 @@ export interface ModuleServiceState {
 }
 
 export function configFromWire(wire: ComponentConfig | undefined): ResourceConfig {
-  if (!wire) throw new ConnectError("config: missing", Code.InvalidArgument);
+  if (!wire) throw new SvcError(Code.InvalidArgument, "config: missing");
   const api = wire.api || `${wire.namespace}:${wire.type}`;
   const config: ResourceConfig = {
     name: wire.name,
@@ -42,15 +47,15 @@ export function configFromWire(wire: ComponentConfig | undefined): ResourceConfi
   return config;
 }
 
-export function createModuleServiceImpl(state: ModuleServiceState): Partial<ServiceImpl<typeof ModuleService>> {
+export function createModuleServiceHandlers(state: ModuleServiceState): Partial<ServiceHandlers<typeof ModuleService>> {
   const find = (config: ResourceConfig) => {
     const model = state.models.find((m) => m.api === config.api && m.model === config.model);
-    if (!model) throw new ConnectError(`this module has no model ${config.model} for API ${config.api}`, Code.InvalidArgument);
+    if (!model) throw new SvcError(Code.InvalidArgument, `this module has no model ${config.model} for API ${config.api}`);
     return model;
   };
   const nameOf = (config: ResourceConfig): ResourceName => {
     const parsed = parseResourceName(`${config.api}/${config.name}`);
-    if (!parsed.ok) throw new ConnectError(`config.name: ${parsed.error}`, Code.InvalidArgument);
+    if (!parsed.ok) throw new SvcError(Code.InvalidArgument, `config.name: ${parsed.error}`);
     return parsed.value;
   };
   const context = (config: ResourceConfig, dependencyNames: string[]): ModuleBuildContext => {
@@ -70,8 +75,9 @@ export function createModuleServiceImpl(state: ModuleServiceState): Partial<Serv
     };
     return { name: nameOf(config), config, dependencies, logger: state.logger.child(config.name) };
   };
+  // A ConnectError a model let through (from a call of its own) is already a status for the wire.
   const failed = (what: string, thrown: unknown) =>
-    thrown instanceof ConnectError ? thrown : new ConnectError(`${what}: ${errorMessage(thrown)}`, Code.Internal);
+    thrown instanceof ConnectError ? thrown : new SvcError(Code.Internal, `${what}: ${errorMessage(thrown)}`, thrown);
 
   return {
     async ready(request) {
@@ -95,7 +101,7 @@ export function createModuleServiceImpl(state: ModuleServiceState): Partial<Serv
         const found = (await model.validate(config)) ?? {};
         return { dependencies: found.dependencies ?? [], optionalDependencies: found.optionalDependencies ?? [] };
       } catch (thrown) {
-        throw new ConnectError(errorMessage(thrown), Code.InvalidArgument);
+        throw new SvcError(Code.InvalidArgument, errorMessage(thrown), thrown);
       }
     },
     async addResource(request) {
@@ -122,8 +128,8 @@ export function createModuleServiceImpl(state: ModuleServiceState): Partial<Serv
       const ctx = context(config, request.dependencies);
       const full = formatResourceName(ctx.name);
       const resource = state.resources.get(full);
-      if (!resource) throw new ConnectError(`${full} is not in this module`, Code.NotFound);
-      if (!model.reconfigure) throw new ConnectError(`model ${config.model} does not reconfigure in place`, Code.Unimplemented);
+      if (!resource) throw new SvcError(Code.NotFound, `${full} is not in this module`);
+      if (!model.reconfigure) throw new SvcError(Code.Unimplemented, `model ${config.model} does not reconfigure in place`);
       try {
         await model.reconfigure(resource, ctx);
       } catch (thrown) {
@@ -133,7 +139,7 @@ export function createModuleServiceImpl(state: ModuleServiceState): Partial<Serv
     },
     async removeResource(request) {
       const resource = state.resources.get(request.name);
-      if (!resource) throw new ConnectError(`${request.name} is not in this module`, Code.NotFound);
+      if (!resource) throw new SvcError(Code.NotFound, `${request.name} is not in this module`);
       state.resources.delete(request.name);
       try {
         await resource.close();

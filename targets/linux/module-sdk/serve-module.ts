@@ -4,12 +4,13 @@
 // pipe, and exits cleanly on SIGTERM or when svc-server is gone.
 import { createResourceLookup, errorMessage, type Resource, type ResourceName } from "../../../core/index.js";
 import { ModuleService } from "../../../proto/gen/module/v1/module_pb.js";
+import { UsageError } from "../cli/flags.js";
 import { createRemoteResource, createUnixSocketTransport, listenOnUnixSocket, type UnixSocketTransport } from "../remote/index.js";
-import { registerComponentServices } from "../server/rpc/index.js";
-import { parseModuleArgs, ModuleUsageError } from "./module-args.js";
+import { registerComponentServices, toConnectImpl } from "../server/rpc/index.js";
+import { parseModuleArgs } from "./module-args.js";
 import { createModuleLogger, type ModuleLogger } from "./module-logger.js";
 import type { ModuleModel } from "./module-model.js";
-import { createModuleServiceImpl } from "./module-service.js";
+import { createModuleServiceHandlers } from "./module-service.js";
 import { watchParent } from "./parent-watch.js";
 
 export interface ServeModuleOptions {
@@ -35,7 +36,7 @@ export async function serveModule(options: ServeModuleOptions): Promise<RunningM
   try {
     args = parseModuleArgs(options.argv ?? process.argv.slice(2), options.env ?? process.env);
   } catch (thrown) {
-    if (!(thrown instanceof ModuleUsageError)) throw thrown;
+    if (!(thrown instanceof UsageError)) throw thrown;
     process.stderr.write(`${thrown.message}\n`);
     process.exit(2);
   }
@@ -47,7 +48,7 @@ export async function serveModule(options: ServeModuleOptions): Promise<RunningM
     if (!parentPath) throw new Error("svc-server has not said where its parent socket is");
     return (parent ??= createUnixSocketTransport(parentPath));
   };
-  const impl = createModuleServiceImpl({
+  const moduleService = createModuleServiceHandlers({
     models: options.models,
     ready: options.ready ?? (() => true),
     resources,
@@ -66,7 +67,7 @@ export async function serveModule(options: ServeModuleOptions): Promise<RunningM
     resourceStatus: (full) => (resources.has(full) ? { state: "READY" } : undefined),
   });
   const server = await listenOnUnixSocket(args.socketPath, (router) => {
-    router.service(ModuleService, impl);
+    router.service(ModuleService, toConnectImpl(ModuleService, moduleService));
     registerComponentServices(router, lookup);
   });
 

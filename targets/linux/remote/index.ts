@@ -4,7 +4,7 @@
 // usable through its API's TypeScript interface, exactly like a built-in one.
 export { createUnixSocketTransport } from "./unix-socket-transport.js";
 export type { UnixSocketTransport, UnixSocketTransportOptions } from "./unix-socket-transport.js";
-export { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES, UnixSocketListenError } from "./unix-socket-server.js";
+export { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES } from "./unix-socket-server.js";
 export type { UnixSocketServer, UnixSocketServerOptions } from "./unix-socket-server.js";
 export { createRemoteResource, isRemoteApi, REMOTE_APIS } from "./remote-resource.js";
 export { RemoteCallError } from "./remote-call-error.js";

@@ -2,7 +2,7 @@
 // type travels as the wire's enum; the value is a float on the wire and comes back as the
 // shortest decimal of that float.
 import { createClient, type Transport } from "@connectrpc/connect";
-import { ComponentError, type Encoder, type EncoderPositionType, type ResourceName } from "../../../core/index.js";
+import { Code, SvcError, type Encoder, type EncoderPositionType, type ResourceName } from "../../../core/index.js";
 import { EncoderService, PositionType } from "../../../proto/gen/component/encoder/v1/encoder_pb.js";
 import { createRemoteCaller, remoteDoCommand } from "./remote-caller.js";
 import { fromFloat32 } from "./wire-values.js";
@@ -28,7 +28,7 @@ export function createRemoteEncoder(name: ResourceName, transport: Transport): E
     getPosition: (positionType = "unspecified", extra) =>
       caller.call("GetPosition", async () => {
         if (!Object.prototype.hasOwnProperty.call(toWire, positionType)) {
-          throw new ComponentError("invalid_argument", `position_type: ${JSON.stringify(positionType)} is not one of unspecified, ticks_count, angle_degrees`);
+          throw new SvcError(Code.InvalidArgument, `position_type: ${JSON.stringify(positionType)} is not one of unspecified, ticks_count, angle_degrees`);
         }
         const answer = await client.getPosition({ name: target, positionType: toWire[positionType], extra: caller.extra(extra) });
         return { value: fromFloat32(answer.value), positionType: fromWire(answer.positionType) };

@@ -11,7 +11,7 @@
 import type { Transport } from "@connectrpc/connect";
 import {
   BOARD_API,
-  ComponentError,
+  Code,
   ENCODER_API,
   formatApi,
   formatResourceName,
@@ -22,6 +22,7 @@ import {
   POWER_SENSOR_API,
   SENSOR_API,
   SERVO_API,
+  SvcError,
   type Resource,
   type ResourceName,
 } from "../../../core/index.js";
@@ -57,15 +58,15 @@ export function isRemoteApi(api: string): boolean {
 
 /**
  * The resource `name` served at the other end of `transport`, implementing its API's interface
- * (Sensor, Board, Motor, ...). Throws a ComponentError ("unimplemented") for an API svc does not
- * serve, since there is no service to call for it.
+ * (Sensor, Board, Motor, ...). Throws UNIMPLEMENTED for an API svc does not serve, since there
+ * is no service to call for it.
  */
 export function createRemoteResource(name: ResourceName, transport: Transport): Resource {
   const api = formatApi(name);
   const factory = factories.get(api);
   if (factory === undefined) {
-    throw new ComponentError(
-      "unimplemented",
+    throw new SvcError(
+      Code.Unimplemented,
       `${formatResourceName(name)}: API ${api} has no remote client; remote resources can be ${REMOTE_APIS.join(", ")}`,
     );
   }

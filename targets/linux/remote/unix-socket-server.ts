@@ -9,6 +9,7 @@ import { setMaxListeners } from "node:events";
 import { chmod, lstat, unlink } from "node:fs/promises";
 import { createServer, type Http2Session } from "node:http2";
 import { connect } from "node:net";
+import { ListenError } from "../system/index.js";
 
 export interface UnixSocketServerOptions {
   /** Run around every call, first to last. */
@@ -23,14 +24,6 @@ export interface UnixSocketServer {
   close(): Promise<void>;
 }
 
-/** The socket could not be served: a path too long, a live server already on it, no permission. */
-export class UnixSocketListenError extends Error {
-  override name = "UnixSocketListenError";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
-
 // sun_path holds 104 bytes on macOS and 108 on Linux, each with a terminating NUL; the smaller
 // limit keeps a path working on both.
 export const MAX_SOCKET_PATH_BYTES = 103;
@@ -42,7 +35,7 @@ export async function listenOnUnixSocket(
 ): Promise<UnixSocketServer> {
   const bytes = Buffer.byteLength(socketPath);
   if (bytes > MAX_SOCKET_PATH_BYTES) {
-    throw new UnixSocketListenError(`${socketPath}: a unix socket path may be at most ${MAX_SOCKET_PATH_BYTES} bytes, this one is ${bytes}`);
+    throw new ListenError(`${socketPath}: a unix socket path may be at most ${MAX_SOCKET_PATH_BYTES} bytes, this one is ${bytes}`);
   }
   await removeStaleSocket(socketPath);
 
@@ -74,7 +67,7 @@ export async function listenOnUnixSocket(
     inode = (await lstat(socketPath)).ino;
   } catch (cause) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    throw new UnixSocketListenError(`${socketPath}: ${(cause as Error).message}`, { cause });
+    throw new ListenError(`${socketPath}: ${(cause as Error).message}`, { cause });
   }
 
   const deadlineMs = options.closeDeadlineMs ?? 2000;
@@ -101,7 +94,7 @@ export async function listenOnUnixSocket(
 function listen(server: ReturnType<typeof createServer>, socketPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (cause: NodeJS.ErrnoException) => {
-      reject(new UnixSocketListenError(`${socketPath}: ${cause.code === "EADDRINUSE" ? "already in use" : cause.message}`, { cause }));
+      reject(new ListenError(`${socketPath}: ${cause.code === "EADDRINUSE" ? "already in use" : cause.message}`, { cause }));
     };
     server.once("error", onError);
     server.listen({ path: socketPath }, () => {
@@ -118,12 +111,12 @@ async function removeStaleSocket(socketPath: string): Promise<void> {
     isSocket = (await lstat(socketPath)).isSocket();
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw new UnixSocketListenError(`${socketPath}: ${(cause as Error).message}`, { cause });
+    throw new ListenError(`${socketPath}: ${(cause as Error).message}`, { cause });
   }
-  if (!isSocket) throw new UnixSocketListenError(`${socketPath}: exists and is not a socket; not replacing it`);
-  if (await answers(socketPath)) throw new UnixSocketListenError(`${socketPath}: another process is serving on it`);
+  if (!isSocket) throw new ListenError(`${socketPath}: exists and is not a socket; not replacing it`);
+  if (await answers(socketPath)) throw new ListenError(`${socketPath}: another process is serving on it`);
   await unlink(socketPath).catch((cause: NodeJS.ErrnoException) => {
-    if (cause.code !== "ENOENT") throw new UnixSocketListenError(`${socketPath}: cannot remove the stale socket: ${cause.message}`, { cause });
+    if (cause.code !== "ENOENT") throw new ListenError(`${socketPath}: cannot remove the stale socket: ${cause.message}`, { cause });
   });
 }
 

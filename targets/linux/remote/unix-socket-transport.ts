@@ -3,9 +3,10 @@
 // is gone, so a peer restarted on the same path (a module after a crash) is reached by the next
 // call without any action from the caller. Closing it ends the connection and fails every later
 // call.
-import { Code, ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
+import { ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { connect } from "node:net";
+import { Code } from "../../../core/index.js";
 
 export interface UnixSocketTransportOptions {
   /** Closes the connection after this long without calls (it is dialled again on the next). Default 15 minutes. */

@@ -5,7 +5,7 @@
 // numbers the wire narrows (float, int32, uint32, uint64) are checked or restored here.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
-import { ComponentError, RpcError, toJsonObject, type CommandPayload } from "../../../core/index.js";
+import { Code, SvcError, toJsonObject, type CommandPayload } from "../../../core/index.js";
 
 /** Sets a member, "__proto__" included (assigning that one would change the prototype instead). */
 function put<T>(target: { [key: string]: T }, key: string, value: T): void {
@@ -17,13 +17,13 @@ function put<T>(target: { [key: string]: T }, key: string, value: T): void {
 export function toWireStruct(payload: CommandPayload | undefined, path: string): JsonObject | undefined {
   if (payload === undefined || payload === null) return undefined;
   if (typeof payload !== "object" || Array.isArray(payload)) {
-    throw new ComponentError("invalid_argument", `${path}: must be a map, got a ${Array.isArray(payload) ? "list" : typeof payload}`);
+    throw new SvcError(Code.InvalidArgument, `${path}: must be a map, got a ${Array.isArray(payload) ? "list" : typeof payload}`);
   }
   try {
     return toJsonObject(payload, path);
   } catch (thrown) {
     // What cannot be sent is the caller's argument here, not the serving side's answer.
-    if (thrown instanceof RpcError) throw new ComponentError("invalid_argument", thrown.message);
+    if (thrown instanceof SvcError) throw new SvcError(Code.InvalidArgument, thrown.message, thrown);
     throw thrown;
   }
 }
@@ -69,7 +69,7 @@ export function fromFloat32(value: number): number {
 /** A whole number within the range of the wire's integer field, or an invalid_argument error naming it. */
 export function wireInteger(value: number, field: string, min: number, max: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new ComponentError("invalid_argument", `${field} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+    throw new SvcError(Code.InvalidArgument, `${field} must be a whole number from ${min} to ${max}, got ${String(value)}`);
   }
   return value;
 }

@@ -1,7 +1,7 @@
 // Running svc-server from its parsed command line: the one-off actions (-dump-resources,
 // -network-check, --aix-install), or the server itself until a signal or the Shutdown call.
 import { readFileSync } from "node:fs";
-import { createModelRegistry, parseMachineConfig, type MachineConfig } from "../../../core/index.js";
+import { createModelRegistry, readMachineConfig, type ConfigReading } from "../../../core/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
 import { createLinuxLogging, LogFileError, type LinuxLogging } from "../logging/index.js";
 import { registerLinuxModels } from "./linux-models.js";
@@ -22,7 +22,8 @@ const notYetAvailable: Record<string, string> = {
 const say = (line: string) => process.stderr.write(`svc-server: ${line}\n`);
 
 interface ConfigSource {
-  text: string;
+  /** The one parse of the configuration: the start settings here, and the machine's first load. */
+  reading: ConfigReading;
   origin: string;
   file?: string;
 }
@@ -30,14 +31,16 @@ interface ConfigSource {
 function readConfig(flags: ParsedFlags): ConfigSource | undefined {
   const file = flags.values.config;
   if (typeof file !== "string") {
-    return { text: JSON.stringify(simMachine), origin: "the built-in simulated machine (examples/sim-machine.json)" };
+    return { reading: readMachineConfig(JSON.stringify(simMachine)), origin: "the built-in simulated machine (examples/sim-machine.json)" };
   }
+  let text: string;
   try {
-    return { text: readFileSync(file, "utf8"), origin: file, file };
+    text = readFileSync(file, "utf8");
   } catch (e) {
     say(`cannot read the configuration ${file}: ${(e as Error).message}`);
     return undefined;
   }
+  return { reading: readMachineConfig(text), origin: file, file };
 }
 
 export async function runServer(flags: ParsedFlags): Promise<number> {
@@ -71,14 +74,14 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
 
   const source = readConfig(flags);
   if (!source) return 1;
-  const parsed = parseMachineConfig(source.text);
+  const { reading } = source;
   if (values["network-check"]) {
-    const result = await runNetworkChecks({ cloud: parsed.config?.cloud });
+    const result = await runNetworkChecks({ cloud: reading.config?.cloud });
     for (const line of formatNetworkChecks(result)) process.stdout.write(`${line}\n`);
     return result.exitCode;
   }
-  if (!parsed.config) {
-    for (const issue of parsed.issues) say(formatIssue(source.origin, issue));
+  if (!reading.config) {
+    for (const issue of reading.issues) say(formatIssue(source.origin, issue));
     say(`${source.origin} cannot be used`);
     return 1;
   }
@@ -109,8 +112,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
     server = await serve({
       logEngine: logging.engine,
       version: SVC_VERSION,
-      initial: source,
-      startConfig: parsed.config as MachineConfig,
+      initial: { reading, config: reading.config, origin: source.origin, file: source.file },
       noTls: values["no-tls"] === true,
       allowInsecureCreds: values["allow-insecure-creds"] === true,
       untrustedEnv: values["untrusted-env"] === true,

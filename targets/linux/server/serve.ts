@@ -1,33 +1,36 @@
 // svc-server serving: the API port opens at once (the machine INITIALIZING), the configuration is
-// applied, and the file is followed from then on. Everything the API needs is wired here and
-// nowhere else: auth, operations and sessions around every call, the RobotService, the component
-// services, the plain HTTP routes, and the orderly stop.
-import type { Interceptor } from "@connectrpc/connect";
+// applied, and the file is followed from then on: the file watcher hands its text to the machine
+// and nothing else. Everything the API needs is wired here and nowhere else: auth, operations and
+// sessions around every call, the RobotService, the component services, the plain HTTP routes,
+// and the orderly stop. What follows the configuration (auth, the browser rules, telemetry, the
+// restart-only warning) hears it from the machine's config events.
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createResourceLookup, type LogEngine, type MachineConfig } from "../../../core/index.js";
+import { createResourceLookup, followConfigInForce, type ConfigReading, type LogEngine, type Machine, type MachineConfig } from "../../../core/index.js";
 import { createNodeClock } from "../logging/index.js";
-import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning } from "./auth/index.js";
-import { watchConfigFile, type ConfigWatcher } from "./config-watch/index.js";
-import { createTelemetry, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
+import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning, type ApiKeyAuth } from "./auth/index.js";
+import { configFileSource } from "./config-watch/index.js";
+import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
 import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
-import { createMachine, type Machine } from "./machine.js";
-import { createModuleSockets } from "../modules/index.js";
+import { createLinuxMachine, type LinuxMachineOptions } from "./linux-machine.js";
+import { createModuleSockets, type ModuleSockets } from "../modules/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi } from "./robot/index.js";
 import { registerComponentServices } from "./rpc/index.js";
 import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, type ApiServer, type HttpRoute } from "./transport/index.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
-import { createSerialQueue } from "../system/index.js";
+import { restartOnlySettingsWarning } from "./restart-only-settings.js";
 import { screenUntrusted } from "./untrusted-screen.js";
 
 export interface ServeOptions {
   logEngine: LogEngine;
   version: string;
-  /** The configuration text and where it came from; `file` is watched for changes. */
-  initial: { text: string; origin: string; file?: string };
-  /** The parsed first configuration (for the port settings, read once at start). */
-  startConfig: MachineConfig;
+  /**
+   * The first configuration, read once: the reading the machine loads, its configuration (the
+   * port settings, read once at start), and where it came from; `file` is watched for changes.
+   */
+  initial: { reading: ConfigReading; config: MachineConfig; origin: string; file?: string };
   noTls?: boolean;
   allowInsecureCreds?: boolean;
   untrustedEnv?: boolean;
@@ -52,29 +55,25 @@ export interface RunningServer {
 }
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const { logEngine, startConfig } = options;
+  const { logEngine } = options;
+  const startConfig = options.initial.config;
   const log = logEngine.logger("svc.server");
   const clock = createNodeClock();
   // What a killed svc-server left (its modules, their folder) is stopped and removed first.
   const sockets = await createModuleSockets({ logger: log });
-  const machine = createMachine({
+  const machine = createLinuxMachine({
     logEngine,
     clock,
     revealSecrets: options.revealSecrets,
     screen: options.untrustedEnv ? screenUntrusted : undefined,
-    modules: {
-      sockets,
-      baseDir: options.initial.file ? dirname(resolve(options.initial.file)) : process.cwd(),
-      packages: {
-        registryUrl: process.env.SVC_MODULE_REGISTRY || undefined,
-        cacheDir: process.env.SVC_MODULE_CACHE || join(homedir(), ".svc", "modules"),
-      },
-    },
+    modules: moduleOptions(sockets, options.initial.file),
   });
   const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
-  // Auth and the browser rules follow the running configuration itself: an edit the machine
-  // takes applies at once (a removed key's tokens end), one it refuses changes nothing.
-  const runningConfig = () => machine.current()?.config ?? startConfig;
+  if (telemetry) machine.onConfig(reconfigureSpans(telemetry));
+  machine.onConfig(restartOnlySettingsWarning(log, startConfig));
+  // Auth and the browser rules follow the configuration in force: an edit the machine takes
+  // applies at once (a removed key's tokens end), one it refuses changes nothing.
+  const runningConfig = followConfigInForce(machine, startConfig);
   // The port knows the machine's names; a key without an id authenticates them (set once listening).
   let namesMachine = (_entity: string) => false;
   const auth = createApiKeyAuth({
@@ -93,17 +92,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     clock,
   });
   const lookup = createResourceLookup(machine.engine);
-
-  const httpRoutes: HttpRoute[] = [restartStatusRoute(() => restartStatus(machine))];
-  if (options.webProfile) {
-    httpRoutes.push(
-      ...webProfileRoutes({
-        tokensRequired: () => auth.enabled,
-        isAuthenticated: async (req) => (await auth.checkRequest(req)).ok,
-      }),
-    );
-  }
-  if (options.sharedDir) httpRoutes.push(staticFilesRoute({ dir: options.sharedDir }));
+  const machineApi = (router: ConnectRouter) => {
+    robot.routes(router);
+    registerComponentServices(router, lookup, robot.callOptions);
+  };
 
   const { network } = startConfig;
   const useTls = !options.noTls && network.tls_cert_file !== "" && network.tls_key_file !== "";
@@ -117,7 +109,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     bindAddress: network.bind_address,
     tls: useTls ? { certFile: network.tls_cert_file, keyFile: network.tls_key_file } : undefined,
     interceptors,
-    httpRoutes,
+    httpRoutes: httpRoutes(options, auth, machine),
     access: browserAccessRules(runningConfig),
     // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
     // before it learns whether the method is served); Authenticate is open, its body kept small.
@@ -135,58 +127,22 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     onCallError: (error, path) => log.debug("a call's answer could not be written", { path: loggedValue(path), error: loggedValue(String(error)) }),
     routes(router) {
       registerAuthService(router, auth);
-      robot.routes(router);
-      registerComponentServices(router, lookup, robot.callOptions);
+      machineApi(router);
     },
     onRouteError: (error, method, path) => log.error("HTTP route failed", { method: loggedValue(method), path: loggedValue(path), error: String(error) }),
   });
   namesMachine = server.namesMachine;
   // Modules reach their dependencies here: the same API, on a socket only this user can open.
-  const parentSocket = await listenOnUnixSocket(
-    sockets.parent,
-    (router) => {
-      robot.routes(router);
-      registerComponentServices(router, lookup, robot.callOptions);
-    },
-    { interceptors: [robot.interceptor] },
-  );
+  const parentSocket = await listenOnUnixSocket(sockets.parent, machineApi, { interceptors: [robot.interceptor] });
   log.info("serving", { listening: server.listening.urls, tls: server.secure, auth: auth.enabled });
   const openWarning = unauthenticatedBindWarning(network.bind_address, startConfig.auth);
   if (openWarning) log.warn(openWarning);
 
-  // Loads go one after another, so a quick second save never races the first; a load that
-  // throws ends only itself, and the next one starts from the machine as it is.
-  const loads = createSerialQueue();
-  const load = (text: string, origin: string) =>
-    loads.run(async () => {
-      try {
-        const before = machine.current()?.config;
-        const result = await (telemetry
-          ? telemetry.span("reconfigure", () => machine.load(text, origin), { origin })
-          : machine.load(text, origin));
-        const running = machine.current()?.config;
-        if (running && running !== before) {
-          if (before) warnAboutRestartOnlySettings(log, startConfig, before, running);
-        }
-        return result;
-      } catch (error) {
-        log.error("applying the configuration failed; the machine keeps running as it was", { file: origin, error: String(error) });
-        return { outcome: "failed" as const, error: String(error) };
-      }
-    });
-  const firstLoad = load(options.initial.text, options.initial.origin);
+  // The machine takes loads one after another, so a quick second save never races the first.
+  const firstLoad = machine.load(options.initial.reading, options.initial.origin);
 
-  let watcher: ConfigWatcher | undefined;
-  if (options.initial.file) {
-    const file = options.initial.file;
-    watcher = watchConfigFile(file, async (text) => {
-      await load(text, file);
-    }, {
-      initialText: options.initial.text,
-      onProblem: (problem) => log.warn("cannot read the configuration file; the machine keeps running as it is", { file, problem: problem.kind, detail: problem.message }),
-      onChangeError: (error) => log.error("applying the changed configuration failed", { file, error: String(error) }),
-    });
-  }
+  const { file, reading } = options.initial;
+  const watcher = file ? configFileSource(file, { initialText: reading.text, load: machine.load, logger: log }) : undefined;
 
   let stopping: Promise<void> | undefined;
   return {
@@ -211,6 +167,32 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   };
 }
 
+function moduleOptions(sockets: ModuleSockets, configFile: string | undefined): LinuxMachineOptions["modules"] {
+  return {
+    sockets,
+    baseDir: configFile ? dirname(resolve(configFile)) : process.cwd(),
+    packages: {
+      registryUrl: process.env.SVC_MODULE_REGISTRY || undefined,
+      cacheDir: process.env.SVC_MODULE_CACHE || join(homedir(), ".svc", "modules"),
+    },
+  };
+}
+
+/** The plain HTTP routes: restart status always; the profiles and shared files when asked for. */
+function httpRoutes(options: ServeOptions, auth: ApiKeyAuth, machine: Machine): HttpRoute[] {
+  const routes: HttpRoute[] = [restartStatusRoute(() => restartStatus(machine))];
+  if (options.webProfile) {
+    routes.push(
+      ...webProfileRoutes({
+        tokensRequired: () => auth.enabled,
+        isAuthenticated: async (req) => (await auth.checkRequest(req)).ok,
+      }),
+    );
+  }
+  if (options.sharedDir) routes.push(staticFilesRoute({ dir: options.sharedDir }));
+  return routes;
+}
+
 async function restartStatus(machine: Machine): Promise<RestartStatus> {
   const reconfiguring = machine.engine.status().reconfiguring;
   // The engine's own gate: without a maintenance window it allows maintenance.
@@ -221,19 +203,4 @@ async function restartStatus(machine: Machine): Promise<RestartStatus> {
       ? `the maintenance window does not allow it: ${decision.reason}`
       : "";
   return { restartAllowed: !reconfiguring && decision.allowed, reconfiguring, maintenanceAllowed: decision.allowed, reason };
-}
-
-/** The port and its TLS files are read once; say so when an edit changes them (once per edit). */
-function warnAboutRestartOnlySettings(
-  log: { warn(message: string, fields?: Record<string, unknown>): void },
-  start: MachineConfig,
-  before: MachineConfig,
-  now: MachineConfig,
-): void {
-  const keys = ["bind_address", "tls_cert_file", "tls_key_file", "no_tls", "max_message_bytes"] as const;
-  for (const key of keys) {
-    if (before.network[key] !== now.network[key] && start.network[key] !== now.network[key]) {
-      log.warn(`network.${key} changed; it takes effect when svc-server restarts`, { key });
-    }
-  }
 }

@@ -5,9 +5,9 @@
 // since the file may be meant for another device.
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve, dirname } from "node:path";
-import { parseMachineConfig, type ConfigIssue } from "../../../core/index.js";
+import { readMachineConfig, type ConfigIssue } from "../../../core/index.js";
 import { checkConfiguredResources } from "./check-configured-resources.js";
-import { placeFinder, writtenJson } from "./written-places.js";
+import { placeFinder } from "./written-places.js";
 
 export interface ValidateResult {
   lines: string[];
@@ -21,9 +21,10 @@ export function validateConfigFile(file: string): ValidateResult {
   } catch (e) {
     return { lines: [`${file}: cannot read: ${(e as Error).message}`], exitCode: 1 };
   }
-  const { config, issues } = parseMachineConfig(text);
-  const all: ConfigIssue[] = [...issues];
-  const written = writtenJson(text);
+  const reading = readMachineConfig(text);
+  const { config } = reading;
+  const all: ConfigIssue[] = [...reading.issues];
+  const written = reading.written();
   const place = placeFinder(written);
   for (const [index, module] of (config?.modules ?? []).entries()) {
     const i = place("modules", module.name, index);

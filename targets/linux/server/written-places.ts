@@ -1,16 +1,6 @@
 // Where an entry stands in the configuration file as written. Parsed lists leave out broken
 // entries, so a parsed index is not a place a person can find; the name, looked up in the
-// written JSON, is.
-
-/** The configuration as written, or undefined when it is not JSON. */
-export function writtenJson(source: string | object): unknown {
-  if (typeof source !== "string") return source;
-  try {
-    return JSON.parse(source);
-  } catch {
-    return undefined;
-  }
-}
+// written JSON (a reading's `written()`), is.
 
 /** A finder of the index of the entry named `name` in `section` of the written file, else `fallback`. */
 export function placeFinder(written: unknown): (section: string, name: string, fallback: number) => number {

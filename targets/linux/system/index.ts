@@ -1,7 +1,7 @@
 // Public face of the Linux system pieces shared by svc-server and svc-agent: running system
-// commands through an injectable runner, quoting for systemd units, making directories, work run
-// one piece at a time, and folders held by a live process whose process groups the next one
-// stops when it died.
+// commands through an injectable runner, quoting for systemd units and enabling them, making
+// directories, work run one piece at a time, folders held by a live process whose process groups
+// the next one stops when it died, and the errors of a listener or an install that cannot start.
 export { createCommandRunner, type CommandResult, type CommandRunner } from "./command-runner.js";
 export { systemdQuote } from "./systemd-quote.js";
 export { makeDirectorySync } from "./make-directory.js";
@@ -11,3 +11,6 @@ export { sweepOwnedFolders, describeSweep, type SweptFolder, type SweepOptions }
 export { stopProcessGroups, membersOf, type ProcessGroupRecord, type StoppedGroup } from "./process-groups.js";
 export { readProcess, processStartTime, type ProcessInfo } from "./process-table.js";
 export { MODULE_FOLDER_PREFIX, sweepModuleFolders, temporaryFolderOf, type ModuleFolderSweepOptions } from "./module-folders.js";
+export { ListenError } from "./listen-error.js";
+export { InstallError } from "./install-error.js";
+export { enableUnit } from "./enable-unit.js";

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { GetReadingsRequestSchema } from "../../../proto/gen/common/v1/common_pb.js";
 import { BoardService, StreamTicksRequestSchema } from "../../../proto/gen/component/board/v1/board_pb.js";
 import { SensorService } from "../../../proto/gen/component/sensor/v1/sensor_pb.js";
-import { Code, ComponentError, RpcError, type CallInfo, type ServiceHandlers } from "../../../core/index.js";
+import { Code, SvcError, type CallInfo, type ServiceHandlers } from "../../../core/index.js";
+import { IOError } from "../../../hal/io.js";
 import { createConnectCall, toConnectError, toConnectImpl } from "../../../targets/linux/server/rpc/index.js";
 
 function contextFor(headers: Record<string, string> = {}, requestSignal?: AbortSignal): HandlerContext {
@@ -81,10 +82,10 @@ describe("createConnectCall", () => {
 });
 
 describe("toConnectImpl", () => {
-  it("keeps an RpcError's code and message, folds component errors and anything else in", async () => {
+  it("keeps a SvcError's code and message, folds IO errors and anything else in", async () => {
     const thrown: unknown[] = [
-      new RpcError(Code.Unavailable, "rdk:component:sensor/t is not ready: warming up"),
-      new ComponentError("invalid_argument", "pin: must not be empty"),
+      new SvcError(Code.Unavailable, "rdk:component:sensor/t is not ready: warming up"),
+      new IOError("invalid", "pin: must not be empty"),
       new Error("boom"),
       "plain text",
     ];
@@ -115,7 +116,7 @@ describe("toConnectImpl", () => {
   it("maps errors of a server stream too", async () => {
     const handlers = {
       async *streamTicks() {
-        throw new RpcError(Code.Unimplemented, "rdk:component:board/pi does not support StreamTicks");
+        throw new SvcError(Code.Unimplemented, "rdk:component:board/pi does not support StreamTicks");
       },
     } as Partial<ServiceHandlers<typeof BoardService>> as ServiceHandlers<typeof BoardService>;
     const impl = toConnectImpl(BoardService, handlers);

@@ -1,7 +1,7 @@
 // The resource lookup every handler starts with: simple and full names, and the three ways a
 // name can fail to reach a resource (not configured, not ready, not of this API).
 import { afterEach, describe, expect, it } from "vitest";
-import { Code, createResourceLookup, RpcError, type Resource } from "../../../core/index.js";
+import { Code, createResourceLookup, SvcError, type Resource } from "../../../core/index.js";
 import { createRpcMachine, entry, type RpcMachine } from "./rpc-machine.js";
 
 let machine: RpcMachine | undefined;
@@ -10,11 +10,11 @@ afterEach(async () => {
   machine = undefined;
 });
 
-function thrown(fn: () => unknown): RpcError {
+function thrown(fn: () => unknown): SvcError {
   try {
     fn();
   } catch (e) {
-    if (e instanceof RpcError) return e;
+    if (e instanceof SvcError) return e;
     throw e;
   }
   throw new Error("expected a throw");

@@ -8,7 +8,7 @@ import {
   createModelRegistry,
   createResourceLookup,
   registerBuiltinModels,
-  RpcError,
+  SvcError,
   type CallInfo,
   type Clock,
   type GraphEngine,
@@ -86,13 +86,13 @@ export function testCall(method = "/test/Call", sessionId = "session-1"): TestCa
   };
 }
 
-/** What a handler threw as a transport sends it (through RpcError.from), or the string "resolved". */
+/** What a handler threw as a transport sends it (through SvcError.from), or the string "resolved". */
 export async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string } | "resolved"> {
   try {
     await promise;
     return "resolved";
   } catch (thrown) {
-    const e = RpcError.from(thrown);
+    const e = SvcError.from(thrown);
     return { code: e.code, message: e.message };
   }
 }

@@ -28,7 +28,7 @@ import {
   createSensorService,
   createServoService,
   registerBuiltinModels,
-  RpcError,
+  SvcError,
   type ResourceLookup,
 } from "../../../core/index.js";
 import { createSimBoard } from "../../../hal/sim/index.js";
@@ -91,7 +91,7 @@ export async function runRpcScenario(input: RpcScenarioInput): Promise<RpcScenar
     return handler(fromJson(method.input, step.request), call).then(
       (answer) => ({ label: step.label, answer: toJson(method.output, create(method.output, answer as never)) }),
       (thrown: unknown) => {
-        const error = RpcError.from(thrown);
+        const error = SvcError.from(thrown);
         return { label: step.label, error: { code: error.code, message: error.message } };
       },
     );

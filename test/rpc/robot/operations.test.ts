@@ -5,7 +5,7 @@ import {
   Code,
   createManualClock,
   createOperations,
-  RpcError,
+  SvcError,
   uuidFrom,
   type LoggerLike,
   type RunningOperation,
@@ -101,7 +101,7 @@ describe("cancelling", () => {
     const [op] = operations.list();
     operations.cancel(op!.id);
     const error = await running.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toBeInstanceOf(SvcError);
     expect(error).toMatchObject({ code: Code.Canceled });
     expect((error as Error).message).toContain(op!.id);
     expect(operations.list()).toEqual([]);
@@ -113,7 +113,7 @@ describe("cancelling", () => {
       await untilCancelled(call);
       throw new Error("motor stopped mid-move");
     });
-    operations.cancel(operations.list()[0]!.id, new RpcError(Code.DeadlineExceeded, "deadline passed"));
+    operations.cancel(operations.list()[0]!.id, new SvcError(Code.DeadlineExceeded, "deadline passed"));
     await expect(running).rejects.toMatchObject({ code: Code.DeadlineExceeded, message: "deadline passed" });
   });
 

@@ -4,8 +4,8 @@
 // is let through. The keys follow the configuration: `auth` may be a function, read on every
 // check, so an edit that removes a key ends its tokens as soon as the machine takes the edit, and
 // an edit the machine refuses changes nothing. Tokens survive an edit unless their key changed.
-import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
-import type { AuthConfig, LoggerLike } from "../../../../core/index.js";
+import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
+import { Code, type AuthConfig, type LoggerLike } from "../../../../core/index.js";
 import { createPeerLogLimit, loggedValue, peerKey, peerOfRequest, type HttpRequest, type Peer } from "../transport/index.js";
 import { createAccessTokens, newTokenSecret } from "./access-token.js";
 import { createApiKeyTable, type ApiKeyTable } from "./api-key-table.js";

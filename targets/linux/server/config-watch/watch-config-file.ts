@@ -37,135 +37,160 @@ export interface ConfigWatcher {
   close(): void;
 }
 
+/** What a watch holds between looks at the file. */
+interface WatchState {
+  readonly file: string;
+  readonly onChange: (text: string) => void | Promise<void>;
+  readonly options: ConfigWatchOptions;
+  readonly debounceMs: number;
+  closed: boolean;
+  /** The content last told (or learned), by hash. */
+  lastHash: string | undefined;
+  /** Without initialText, the first look only learns the content; a file missing then is new later. */
+  learning: boolean;
+  /** What the file looked like when last read: the poll skips reading while it stays the same. */
+  lastSeen: string | undefined;
+  /** The problem last told, so each episode is told once. */
+  problem: string | undefined;
+  watcher: FSWatcher | undefined;
+  debounce: NodeJS.Timeout | undefined;
+  /** A look is under way; another asked meanwhile runs after it (forced if any asker forced). */
+  checking: boolean;
+  checkAgain: boolean;
+}
+
 export function watchConfigFile(
   path: string,
   onChange: (text: string) => void | Promise<void>,
   options: ConfigWatchOptions = {},
 ): ConfigWatcher {
-  const file = resolve(path);
-  const directory = dirname(file);
-  const name = basename(file);
-  const debounceMs = options.debounceMs ?? 100;
-  const pollIntervalMs = options.pollIntervalMs ?? 2000;
-
-  let closed = false;
-  let lastHash: string | undefined = options.initialText === undefined ? undefined : hash(Buffer.from(options.initialText));
-  // Without initialText, the first look only learns the content; a file missing then is new later.
-  let learning = options.initialText === undefined;
-  // What the file looked like when last read: the poll skips reading while it stays the same.
-  let lastSeen: string | undefined;
-  let problem: string | undefined;
-  let watcher: FSWatcher | undefined;
-  let debounce: NodeJS.Timeout | undefined;
-  let checking = false;
-  let checkAgain = false;
-
-  function schedule(): void {
-    if (closed) return;
-    if (debounce) clearTimeout(debounce);
-    debounce = setTimeout(() => {
-      debounce = undefined;
-      void check(true);
-    }, debounceMs);
-  }
-
-  async function check(force: boolean): Promise<void> {
-    if (checking) {
-      checkAgain ||= force;
-      return;
-    }
-    checking = true;
-    try {
-      await look(force);
-    } finally {
-      checking = false;
-    }
-    if (checkAgain && !closed) {
-      checkAgain = false;
-      schedule();
-    }
-  }
-
-  async function look(force: boolean): Promise<void> {
-    let before: Stats;
-    let bytes: Buffer;
-    try {
-      before = await stat(file);
-      const seen = signature(before);
-      if (!force && seen === lastSeen) return;
-      bytes = await readFile(file);
-      // A writer still at work: look again once it has been quiet.
-      if (signature(await stat(file)) !== seen) {
-        checkAgain = true;
-        return;
-      }
-      lastSeen = seen;
-    } catch (cause) {
-      if (closed) return;
-      learning = false;
-      lastSeen = undefined;
-      report(cause);
-      return;
-    }
-    if (closed) return;
-    problem = undefined;
-    const digest = hash(bytes);
-    if (digest === lastHash) return;
-    lastHash = digest;
-    if (learning) {
-      learning = false;
-      return;
-    }
-    try {
-      Promise.resolve(onChange(bytes.toString("utf8"))).catch((error: unknown) => options.onChangeError?.(error));
-    } catch (error) {
-      options.onChangeError?.(error);
-    }
-  }
-
-  function report(cause: unknown): void {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const kind = code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable";
-    const message = kind === "missing" ? `${file} does not exist` : `${file} cannot be read: ${(cause as Error).message}`;
-    if (problem === message) return;
-    problem = message;
-    options.onProblem?.({ kind, path: file, message, cause });
-  }
-
-  function startWatching(): void {
-    if (options.useFsWatch === false || watcher || closed) return;
-    try {
-      watcher = watch(directory, { persistent: false }, (_event, changed) => {
-        // Some platforms do not say which file; then any change in the directory counts.
-        if (changed === null || changed.toString() === name) schedule();
-      });
-      watcher.on("error", () => {
-        // The directory went away or was replaced: polling carries on and watches again later.
-        watcher?.close();
-        watcher = undefined;
-      });
-    } catch {
-      watcher = undefined;
-    }
-  }
-
-  startWatching();
+  const w: WatchState = {
+    file: resolve(path),
+    onChange,
+    options,
+    debounceMs: options.debounceMs ?? 100,
+    closed: false,
+    lastHash: options.initialText === undefined ? undefined : hash(Buffer.from(options.initialText)),
+    learning: options.initialText === undefined,
+    lastSeen: undefined,
+    problem: undefined,
+    watcher: undefined,
+    debounce: undefined,
+    checking: false,
+    checkAgain: false,
+  };
+  startWatching(w);
   const poll = setInterval(() => {
-    startWatching();
-    void check(false);
-  }, pollIntervalMs);
+    startWatching(w);
+    void check(w, false);
+  }, options.pollIntervalMs ?? 2000);
   poll.unref();
-  void check(true);
+  void check(w, true);
 
   return {
     close() {
-      closed = true;
+      w.closed = true;
       clearInterval(poll);
-      if (debounce) clearTimeout(debounce);
-      watcher?.close();
-      watcher = undefined;
+      if (w.debounce) clearTimeout(w.debounce);
+      w.watcher?.close();
+      w.watcher = undefined;
     },
   };
+}
+
+function schedule(w: WatchState): void {
+  if (w.closed) return;
+  if (w.debounce) clearTimeout(w.debounce);
+  w.debounce = setTimeout(() => {
+    w.debounce = undefined;
+    void check(w, true);
+  }, w.debounceMs);
+}
+
+async function check(w: WatchState, force: boolean): Promise<void> {
+  if (w.checking) {
+    w.checkAgain ||= force;
+    return;
+  }
+  w.checking = true;
+  try {
+    await look(w, force);
+  } finally {
+    w.checking = false;
+  }
+  if (w.checkAgain && !w.closed) {
+    w.checkAgain = false;
+    schedule(w);
+  }
+}
+
+/** Reads the file when it may have changed (always when forced) and tells new content. */
+async function look(w: WatchState, force: boolean): Promise<void> {
+  let bytes: Buffer;
+  try {
+    const seen = signature(await stat(w.file));
+    if (!force && seen === w.lastSeen) return;
+    bytes = await readFile(w.file);
+    // A writer still at work: look again once it has been quiet.
+    if (signature(await stat(w.file)) !== seen) {
+      w.checkAgain = true;
+      return;
+    }
+    w.lastSeen = seen;
+  } catch (cause) {
+    if (w.closed) return;
+    w.learning = false;
+    w.lastSeen = undefined;
+    report(w, cause);
+    return;
+  }
+  if (w.closed) return;
+  w.problem = undefined;
+  tell(w, bytes);
+}
+
+/** Tells content that differs from the last told; the first look without initialText only learns it. */
+function tell(w: WatchState, bytes: Buffer): void {
+  const digest = hash(bytes);
+  if (digest === w.lastHash) return;
+  w.lastHash = digest;
+  if (w.learning) {
+    w.learning = false;
+    return;
+  }
+  try {
+    Promise.resolve(w.onChange(bytes.toString("utf8"))).catch((error: unknown) => w.options.onChangeError?.(error));
+  } catch (error) {
+    w.options.onChangeError?.(error);
+  }
+}
+
+function report(w: WatchState, cause: unknown): void {
+  const { file } = w;
+  const code = (cause as NodeJS.ErrnoException).code;
+  const kind = code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable";
+  const message = kind === "missing" ? `${file} does not exist` : `${file} cannot be read: ${(cause as Error).message}`;
+  if (w.problem === message) return;
+  w.problem = message;
+  w.options.onProblem?.({ kind, path: file, message, cause });
+}
+
+function startWatching(w: WatchState): void {
+  if (w.options.useFsWatch === false || w.watcher || w.closed) return;
+  const name = basename(w.file);
+  try {
+    w.watcher = watch(dirname(w.file), { persistent: false }, (_event, changed) => {
+      // Some platforms do not say which file; then any change in the directory counts.
+      if (changed === null || changed.toString() === name) schedule(w);
+    });
+    w.watcher.on("error", () => {
+      // The directory went away or was replaced: polling carries on and watches again later.
+      w.watcher?.close();
+      w.watcher = undefined;
+    });
+  } catch {
+    w.watcher = undefined;
+  }
 }
 
 function hash(bytes: Buffer): string {

@@ -7,6 +7,7 @@ export { takeHeapSnapshot } from "./heap-snapshot.js";
 export { memoryAfterGc, type MemoryAfterGc } from "./memory-after-gc.js";
 export { webProfileRoutes, type WebProfileOptions } from "./web-profile.js";
 export { createTelemetry, type SpanAttributes, type Telemetry, type TelemetryOptions } from "./telemetry.js";
+export { reconfigureSpans } from "./reconfigure-spans.js";
 export { createLatencyHistogram, type LatencyHistogram, type LatencySummary } from "./latency-histogram.js";
 export {
   formatNetworkChecks,

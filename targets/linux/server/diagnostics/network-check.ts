@@ -5,7 +5,7 @@
 import { lookup } from "node:dns/promises";
 import { connect } from "node:net";
 import { networkInterfaces, type NetworkInterfaceInfo } from "node:os";
-import type { CloudConfig } from "../../../../core/index.js";
+import { errorMessage, type CloudConfig } from "../../../../core/index.js";
 
 export type CheckOutcome = "ok" | "failed" | "skipped";
 
@@ -122,7 +122,7 @@ const errorMeanings: Record<string, string> = {
 
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  return (code && errorMeanings[code]) ?? (error instanceof Error ? error.message : String(error));
+  return (code && errorMeanings[code]) ?? (errorMessage(error));
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, why: string): Promise<T> {

@@ -4,7 +4,8 @@
 // in `span()`, reconfigurations above all) carry their start, duration and outcome. Call spans
 // wait for the next metrics line and are capped per period, so a busy server is not slowed by
 // its own telemetry; the line says how many were dropped.
-import { Code, ConnectError, type Interceptor, type StreamResponse } from "@connectrpc/connect";
+import { ConnectError, type Interceptor, type StreamResponse } from "@connectrpc/connect";
+import { Code, codeName, errorMessage } from "../../../../core/index.js";
 import { createLatencyHistogram, type LatencyHistogram } from "./latency-histogram.js";
 
 export type SpanAttributes = Record<string, string | number | boolean>;
@@ -27,6 +28,8 @@ export interface Telemetry {
   readonly interceptor: Interceptor;
   /** Runs `fn` as a span named `name` (printed at once) and returns what it returns. */
   span<T>(name: string, fn: () => T | Promise<T>, attributes?: SpanAttributes): Promise<T>;
+  /** Starts a span named `name`; calling what it returns ends it (with an error, if given) and prints it. */
+  startSpan(name: string, attributes?: SpanAttributes): (error?: string) => void;
   /** Counts a finished call; `code` is undefined for a success. */
   recordCall(method: string, startMs: number, durationMs: number, code?: Code): void;
   /** Prints the metrics line (and pending call spans) now. */
@@ -81,15 +84,21 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       return { ...res, message: observeStream(res.message, (code) => telemetry.recordCall(method, start, now() - start, code)) } as StreamResponse;
     },
     async span(name, fn, attributes) {
-      const start = now();
+      const end = telemetry.startSpan(name, attributes);
       try {
         const result = await fn();
-        if (!closed) emit(spanRecord(name, start, now() - start, undefined, attributes));
+        end();
         return result;
       } catch (error) {
-        if (!closed) emit(spanRecord(name, start, now() - start, error instanceof Error ? error.message : String(error), attributes));
+        end(errorMessage(error));
         throw error;
       }
+    },
+    startSpan(name, attributes) {
+      const start = now();
+      return (error) => {
+        if (!closed) emit(spanRecord(name, start, now() - start, error, attributes));
+      };
     },
     recordCall(method, startMs, durationMs, code) {
       let stats = methods.get(method);
@@ -99,15 +108,15 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       }
       stats.count++;
       stats.latency.record(durationMs);
-      const codeName = code === undefined ? undefined : codeNameOf(code);
-      if (codeName !== undefined) {
+      const codeText = code === undefined ? undefined : codeName(code);
+      if (codeText !== undefined) {
         stats.errors++;
-        stats.codes[codeName] = (stats.codes[codeName] ?? 0) + 1;
+        stats.codes[codeText] = (stats.codes[codeText] ?? 0) + 1;
       }
       if (closed) return;
       if (pendingSpans.length < maxCallSpans) {
-        const attributes = codeName === undefined ? undefined : { code: codeName };
-        pendingSpans.push(JSON.stringify(spanRecord(`call ${method}`, startMs, durationMs, codeName, attributes)));
+        const attributes = codeText === undefined ? undefined : { code: codeText };
+        pendingSpans.push(JSON.stringify(spanRecord(`call ${method}`, startMs, durationMs, codeText, attributes)));
       } else {
         droppedSpans++;
       }
@@ -153,11 +162,6 @@ async function* observeStream<T>(messages: AsyncIterable<T>, done: (code: Code |
   } finally {
     done(outcome);
   }
-}
-
-// "NotFound" -> "not_found", as the gRPC codes are written on the wire in Connect.
-function codeNameOf(code: Code): string {
-  return (Code[code] ?? String(code)).replace(/[A-Z]/g, (c, i: number) => (i === 0 ? "" : "_") + c.toLowerCase());
 }
 
 function round(ms: number): number {

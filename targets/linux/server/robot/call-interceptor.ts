@@ -6,8 +6,8 @@
 // its deadline, or the server shutting down. The answer carries the operation id in `opid`.
 import { toJson, type Message } from "@bufbuild/protobuf";
 import { ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
-import { RpcError, runOperation, type CallRunner, type RunningOperation } from "../../../../core/index.js";
-import { SESSION_HEADER, toConnectError } from "../rpc/index.js";
+import { runOperation, type CallRunner, type RunningOperation } from "../../../../core/index.js";
+import { fromConnectError, SESSION_HEADER, toConnectError } from "../rpc/index.js";
 
 /** Response header (and error metadata) naming the call's operation id. */
 export const OPERATION_ID_HEADER = "opid";
@@ -121,10 +121,7 @@ async function* followStream<T>(messages: AsyncIterable<T>, op: RunningOperation
 function linkSignal(transport: AbortSignal, op: RunningOperation): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
   op.onCancel(() => controller.abort(toConnectError(op.cancelReason())));
-  const onAbort = () => {
-    const why = ConnectError.from(transport.reason);
-    op.cancel(new RpcError(why.code, why.rawMessage || "the call was cancelled", why));
-  };
+  const onAbort = () => op.cancel(fromConnectError(transport.reason, "the call was cancelled"));
   if (transport.aborted) onAbort();
   else transport.addEventListener("abort", onAbort, { once: true });
   return { signal: controller.signal, release: () => transport.removeEventListener("abort", onAbort) };

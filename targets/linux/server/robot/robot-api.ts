@@ -1,15 +1,11 @@
-// Everything svc-server needs to serve the RobotService and run calls as operations under
-// sessions, in one place: operations and sessions on the wall clock with strong random ids, the
-// call interceptor, the RobotService routes over the graph engine, and the hook that hands
-// driven actuators to the sessions for the component services.
+// The RobotService on svc-server: the core's assembly (core/machine: operations, sessions, the
+// call runner, the service) on the wall clock with strong random ids, with what connect needs
+// around it: the call interceptor, the routes, and the hook that hands driven actuators to the
+// sessions for the component services.
 import { randomUUID } from "node:crypto";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import {
-  createCallRunner,
-  createGraphRobotParts,
-  createOperations,
-  createRobotService,
-  createSessions,
+  createRobotAssembly,
   type CallRunner,
   type Clock,
   type CloudConfig,
@@ -56,44 +52,29 @@ export interface RobotApi {
 }
 
 export function createRobotApi(options: RobotApiOptions): RobotApi {
-  const clock = options.clock ?? createNodeClock();
-  const logger = options.logger;
-  const parts = createGraphRobotParts({ engine: options.engine, clock, logger });
-  const operations = createOperations({ clock, newId: randomUUID, logger });
-  const sessions = createSessions({
-    clock,
+  const robot = createRobotAssembly({
+    engine: options.engine,
+    clock: options.clock ?? createNodeClock(),
     newId: randomUUID,
-    heartbeatWindowMs: options.heartbeatWindowMs,
-    logger,
-    actuatorNamed: parts.actuatorNamed,
-  });
-  const runner = createCallRunner({ operations, sessions });
-  const handlers = createRobotService({
-    ...parts,
-    moduleStatuses: options.moduleStatuses,
     version: { platform: PLATFORM, version: options.version, apiVersion: VIAM_API_VERSION },
-    operations,
-    sessions,
+    cloud: options.cloud,
     // The answer goes out first; the shutdown itself lets calls in flight finish.
     requestShutdown: () => void setImmediate(options.requestShutdown),
-    cloudMetadata() {
-      const cloud = options.cloud();
-      return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
-    },
+    moduleStatuses: options.moduleStatuses,
+    heartbeatWindowMs: options.heartbeatWindowMs,
+    logger: options.logger,
   });
+  const { operations, sessions, runner } = robot;
 
   return {
     operations,
     sessions,
     runner,
     interceptor: createCallInterceptor({ runner }),
-    routes: (router) => registerRobotService(router, handlers),
+    routes: (router) => registerRobotService(router, robot.service()),
     callOptions: {
       onActuatorDriven: (sessionId, name, resource) => sessions.associate(sessionId, name, resource),
     },
-    close() {
-      sessions.close();
-      parts.close();
-    },
+    close: robot.close,
   };
 }

@@ -1,7 +1,7 @@
 // The RobotService on a connect router. Each handler receives the call's operation as its
 // CallInfo (GetOperations leaves itself out by it, BlockForOperation and StopAll use its
 // cancellation); without the call interceptor installed, a CallInfo made from the connect
-// context stands in. RpcErrors leave as ConnectErrors with the same code.
+// context stands in. SvcErrors leave as ConnectErrors with the same code.
 import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { CallInfo, RobotServiceHandlers } from "../../../../core/index.js";
 import { RobotService } from "../../../../proto/gen/robot/v1/robot_pb.js";

@@ -1,25 +1,17 @@
 // A core handler set as a connect ServiceImpl: each method gets its CallInfo (see connect-call.ts)
-// and whatever it throws leaves as a ConnectError with the same gRPC code
-// (RpcError as it is, anything else through RpcError.from).
+// and whatever it throws leaves as a ConnectError with the same gRPC code (connect-errors.ts).
 import type { DescService } from "@bufbuild/protobuf";
-import { ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { RpcError, type CallInfo, type ServiceHandlers } from "../../../../core/index.js";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { CallInfo, ServiceHandlers } from "../../../../core/index.js";
 import { createConnectCall, type ConnectCallOptions } from "./connect-call.js";
-
-/** Anything a handler threw, as the ConnectError the client receives. */
-export function toConnectError(thrown: unknown): ConnectError {
-  if (thrown instanceof ConnectError) return thrown;
-  const error = RpcError.from(thrown);
-  // connect's Code numbers are the gRPC status codes.
-  return new ConnectError(error.message, error.code, undefined, undefined, error);
-}
+import { toConnectError } from "./connect-errors.js";
 
 type AnyUnary = (request: unknown, call: CallInfo) => Promise<unknown>;
 type AnyStream = (request: unknown, call: CallInfo) => AsyncIterable<unknown>;
 
 export function toConnectImpl<S extends DescService>(
   service: S,
-  handlers: ServiceHandlers<S>,
+  handlers: Partial<ServiceHandlers<S>>,
   options: ConnectCallOptions = {},
 ): Partial<ServiceImpl<S>> {
   const impl: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
 // The connect adapter of the API handlers: core handler sets as connect services.
 export { createConnectCall, SESSION_HEADER, type ConnectCall, type ConnectCallOptions } from "./connect-call.js";
-export { toConnectError, toConnectImpl } from "./connect-impl.js";
+export { fromConnectError, toConnectError } from "./connect-errors.js";
+export { toConnectImpl } from "./connect-impl.js";
 export { componentServiceApis, registerComponentServices } from "./component-services.js";

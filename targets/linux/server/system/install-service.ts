@@ -4,7 +4,7 @@
 // Files go under a root prefix ("/" in production), so the install can be tested without root.
 import { chmodSync, copyFileSync, existsSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { makeDirectorySync, type CommandRunner } from "../../system/index.js";
+import { enableUnit, InstallError, makeDirectorySync, type CommandRunner } from "../../system/index.js";
 import { SERVICE_NAME, serverUnitText } from "./systemd-unit.js";
 
 export interface InstallOptions {
@@ -31,11 +31,6 @@ export interface InstallResult {
   commands: string[];
   /** Things the user should know (the configuration file is not there yet). */
   notes: string[];
-}
-
-/** The install could not be done; the message says which step and why. */
-export class InstallError extends Error {
-  override name = "InstallError";
 }
 
 export async function installServerService(options: InstallOptions): Promise<InstallResult> {
@@ -66,16 +61,7 @@ export async function installServerService(options: InstallOptions): Promise<Ins
     renameSync(temporary, unitPath);
   });
 
-  const commands: string[] = [];
-  for (const args of [["daemon-reload"], ["enable", "--now", SERVICE_NAME]]) {
-    const typed = `systemctl ${args.join(" ")}`;
-    commands.push(typed);
-    const result = await options.run("systemctl", args);
-    if (result.code !== 0) {
-      const said = (result.stderr || result.stdout).trim();
-      throw new InstallError(`${typed} failed (${result.code === null ? "could not run" : `exit ${result.code}`})${said ? `: ${said}` : ""}`);
-    }
-  }
+  const commands = await enableUnit(options.run, SERVICE_NAME);
 
   const notes: string[] = [];
   if (!existsSync(join(root, configPath))) {

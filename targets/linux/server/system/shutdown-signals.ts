@@ -3,6 +3,7 @@
 // deadline, the process exits 1; a second signal exits at once with 128 + the signal number
 // (130 for SIGINT, 143 for SIGTERM), as a shell reports a process killed by it.
 import { constants } from "node:os";
+import { errorMessage } from "../../../../core/index.js";
 
 export interface ShutdownSignalOptions {
   /** Stops the machine; its rejection is logged and exits 1. */
@@ -57,7 +58,7 @@ export function handleShutdownSignals(options: ShutdownSignalOptions): ShutdownS
     done.then(
       () => finish(0),
       (error: unknown) => {
-        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        log(`shutdown failed: ${errorMessage(error)}`);
         finish(1);
       },
     );

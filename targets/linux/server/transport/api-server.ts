@@ -3,10 +3,12 @@
 // routes, CORS and the Host check, every request and connection held to the limits of
 // limits.ts. It knows nothing of machines: services, interceptors, routes, the access rules and
 // the credentials check come in.
-import { Code, createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { AddressInfo, Server } from "node:net";
+import { Code } from "../../../../core/index.js";
+import { ListenError } from "../../system/index.js";
 import { parseBindAddress, type BindAddress } from "./bind-address.js";
 import { createConnectionGate } from "./connection-gate.js";
 import { createConnectionTracker } from "./connection-tracker.js";
@@ -80,14 +82,6 @@ export interface ApiServer {
    * the same promise.
    */
   close(): Promise<void>;
-}
-
-/** The server could not start: a bad bind address, a port in use, unreadable TLS files. */
-export class ListenError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "ListenError";
-  }
 }
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {

@@ -3,7 +3,8 @@
 // handler's signal is aborted all the same), between the messages of a stream as well; and an
 // error's message is bounded, since it may echo what the caller sent (a 10 MB resource name in a
 // NOT_FOUND) and would otherwise go back whole in a header or an error body.
-import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
+import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
+import { Code } from "../../../../core/index.js";
 import { boundText, ERROR_MESSAGE_MAX_CHARS } from "./bounded-text.js";
 
 /** Set for a call that has a deadline (read by the interceptor, so calls without pay nothing for it). */

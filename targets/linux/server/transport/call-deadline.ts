@@ -4,9 +4,10 @@
 // late or never, and a body still arriving is read on. This deadline is the one the API port
 // holds every call to: its signal ends the reading of the body, and through the call's signal
 // the handler and the wait for its answer (call-bounds.ts).
-import { Code, ConnectError } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
 import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
 import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
+import { Code } from "../../../../core/index.js";
 import type { HttpRequest } from "./http-types.js";
 
 export interface CallDeadline {

@@ -1,6 +1,7 @@
 // The API port of svc-server: gRPC, gRPC-web and Connect on one listener, CORS and the Host
 // check, plain HTTP routes, and the limits every request and connection is held to.
-export { createApiServer, ListenError, type ApiServer, type ApiServerOptions } from "./api-server.js";
+export { createApiServer, type ApiServer, type ApiServerOptions } from "./api-server.js";
+export { ListenError } from "../../system/index.js";
 export { formatListeningOn, listeningOn, type ListeningOn } from "./listening-on.js";
 export { parseBindAddress, type BindAddress, type BindAddressResult } from "./bind-address.js";
 export { corsAllowedHeaders, corsExposedHeaders, type AccessRules, type CorsOptions } from "./cors.js";

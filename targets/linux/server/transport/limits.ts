@@ -4,8 +4,9 @@
 // gRPC call over HTTP/2, gRPC-web and Connect over HTTP/1.1 meet the same rules. The message
 // size is a setting (`network.max_message_bytes`); the rest are fixed, chosen so that no client
 // that means to talk ever meets them.
-import { Code, ConnectError } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
 import { readFileSync } from "node:fs";
+import { Code } from "../../../../core/index.js";
 
 /** Viam's limit for one message, in either direction. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;

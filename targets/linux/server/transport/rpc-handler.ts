@@ -7,7 +7,6 @@
 // hands the whole body to connect, which reads it before any interceptor runs), so this takes
 // its place; it is the same few steps around the same connect functions.
 import {
-  Code,
   ConnectError,
   createConnectRouter,
   type ConnectRouter,
@@ -21,6 +20,7 @@ import {
   universalRequestFromNodeRequest,
   universalResponseToNodeResponse,
 } from "@connectrpc/connect-node";
+import { Code } from "../../../../core/index.js";
 import { callHasDeadlineKey, createCallBoundsInterceptor } from "./call-bounds.js";
 import { startCallDeadline } from "./call-deadline.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";

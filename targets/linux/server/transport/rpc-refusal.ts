@@ -3,9 +3,9 @@
 // body: a body nobody reads is never read. Over HTTP/1.1 the rest of an unread body would have to
 // be read before the next request on the connection, so unless it is small the connection closes
 // after the answer; over HTTP/2 Node resets just that stream (NO_ERROR) once the answer is sent.
-import { Code } from "@connectrpc/connect";
 import http2 from "node:http2";
 import { codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
+import type { Code } from "../../../../core/index.js";
 import { boundText, ERROR_MESSAGE_MAX_CHARS } from "./bounded-text.js";
 import { encodeGrpcMessage } from "./grpc-message.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";

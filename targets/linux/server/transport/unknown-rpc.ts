@@ -3,7 +3,7 @@
 // rather than a transport failure; or another status the caller must hear first (a caller
 // without a token is UNAUTHENTICATED, and learns nothing of what is served). Other requests go
 // on to the plain routes, then a 404.
-import { Code } from "@connectrpc/connect";
+import { Code } from "../../../../core/index.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { answerRefusal, type RpcRefusal } from "./rpc-refusal.js";
 

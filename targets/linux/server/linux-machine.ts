@@ -1,0 +1,57 @@
+// The machine on Linux: the core's pipeline (core/machine) with what only Linux has: the model
+// registry with the Linux boards (fake boards on simulated ones, the Raspberry Pi and generic
+// Linux boards on the real ones), modules as processes, the -untrusted-env screen, and
+// configuration revisions as SHA-256. It serves nothing itself; the API server follows it.
+import { createHash } from "node:crypto";
+import {
+  createMachine,
+  createModelRegistry,
+  type Clock,
+  type ConfigIssue,
+  type ConfigScreen,
+  type LogEngine,
+  type Machine,
+  type MachineConfig,
+} from "../../../core/index.js";
+import { createModuleManager, type ModuleManagerOptions } from "../modules/index.js";
+import { registerLinuxModels } from "./linux-models.js";
+
+export interface LinuxMachineOptions {
+  logEngine: LogEngine;
+  clock: Clock;
+  /** -reveal-sensitive-config-diffs */
+  revealSecrets?: boolean;
+  /** Leaves out entries this machine will not run (e.g. -untrusted-env), with an issue for each. */
+  screen?: (config: MachineConfig, written: unknown) => { config: MachineConfig; issues: ConfigIssue[] };
+  buildTimeoutMs?: number;
+  /** Runs the configuration's modules; without it, module entries are not started. */
+  modules?: Omit<ModuleManagerOptions, "registry" | "logEngine" | "settle">;
+}
+
+export function createLinuxMachine(options: LinuxMachineOptions): Machine {
+  const { logEngine, modules } = options;
+  const registry = createModelRegistry();
+  registerLinuxModels(registry);
+  return createMachine({
+    registry,
+    logEngine,
+    clock: options.clock,
+    revisionOf: sha256Revision,
+    screen: options.screen && leavingOut(options.screen),
+    revealSecrets: options.revealSecrets,
+    buildTimeoutMs: options.buildTimeoutMs,
+    modules: modules && ((settle) => createModuleManager({ ...modules, registry, logEngine, settle })),
+  });
+}
+
+/** A screen that leaves entries out, its issues after the parse's own. */
+function leavingOut(screen: NonNullable<LinuxMachineOptions["screen"]>): ConfigScreen {
+  return (parsed, written) => {
+    const screened = screen(parsed.config, written());
+    return { config: screened.config, issues: [...parsed.issues, ...screened.issues] };
+  };
+}
+
+function sha256Revision(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
