@@ -1,11 +1,11 @@
 // The provisioning machine's settings from the agent configuration: which networks are tried and
-// in what order, the hotspot's name and password, and every delay in (scaled) milliseconds.
+// in what order, the hotspot's name and password, and every delay in milliseconds.
 import type { AgentConfig } from "../config/index.js";
 import type { ProvisioningNetwork, ProvisioningSettings } from "./provisioning-types.js";
 
 export interface ProvisioningSettingsOptions {
   hostname: string;
-  /** Milliseconds for a duration in minutes; the agent scales it (SVC_AGENT_TIME_SCALE). */
+  /** Milliseconds for a duration in minutes; 60,000 a minute by default (the agent's clock does any scaling). */
   minutes?: (value: number) => number;
   /** Networks the agent owns beyond `additional_networks` (the one saved by provisioning). */
   extraNetworks?: ProvisioningNetwork[];

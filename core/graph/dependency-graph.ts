@@ -6,7 +6,7 @@
 import { isFullNameReference, parseResourceName, simpleNameProblem } from "../resource/index.js";
 import type { GraphEntry } from "./graph-entry.js";
 import type { Hold } from "./resource-status.js";
-import { cycleThrough, stronglyConnected } from "./strongly-connected.js";
+import { cycleThrough, stronglyConnected, type Components } from "./strongly-connected.js";
 
 export interface DependencyGraph {
   entries: GraphEntry[];
@@ -39,11 +39,51 @@ export function waitingFor(dependency: string, state: string): string {
 
 export function buildDependencyGraph(entries: GraphEntry[]): DependencyGraph {
   const n = entries.length;
+  const names = indexNames(entries);
+  const { edgeStart, edgeTo, edgeRequired, edgeWritten, inDegree, hold } = resolveReferences(entries, names);
+  const { dependentStart, dependentFrom } = reverseEdges(edgeStart, edgeTo, inDegree);
+  const { order, component, size } = stronglyConnected(edgeStart, edgeTo);
+  holdCycles(entries, hold, edgeStart, edgeTo, { order, component, size });
+  const level = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const v = order[k]!;
+    if (hold[v]) {
+      level[v] = -1;
+      continue;
+    }
+    let lv = 0;
+    let waiting: Hold | undefined;
+    for (let j = edgeStart[v]!; j < edgeStart[v + 1]!; j++) {
+      const t = edgeTo[j]!;
+      const h = hold[t];
+      if (h) {
+        // A held optional dependency is simply left out; a held required one holds this node too.
+        if (edgeRequired[j] && !waiting) waiting = { state: "UNCONFIGURED", error: waitingFor(entries[t]!.name, stateOf(h)), root: false };
+        continue;
+      }
+      if (level[t]! + 1 > lv) lv = level[t]! + 1;
+    }
+    if (waiting) hold[v] = waiting;
+    level[v] = waiting ? -1 : lv;
+  }
+  return { entries, index: names.index, edgeStart, edgeTo, edgeRequired, edgeWritten, dependentStart, dependentFrom, hold, level, order };
+}
+
+interface NameIndex {
+  index: Map<string, number>;
+  bySimple: Map<string, number>;
+  /** Simple names several resources carry, with their positions. */
+  ambiguous: Map<string, number[]> | undefined;
+  /** References written in all entries together. */
+  refTotal: number;
+}
+
+function indexNames(entries: GraphEntry[]): NameIndex {
   const index = new Map<string, number>();
   const bySimple = new Map<string, number>();
   let ambiguous: Map<string, number[]> | undefined;
   let refTotal = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     index.set(e.name, i);
     const seen = bySimple.get(e.simple);
@@ -56,7 +96,14 @@ export function buildDependencyGraph(entries: GraphEntry[]): DependencyGraph {
     }
     refTotal += e.requires.length + e.optional.length;
   }
+  return { index, bySimple, ambiguous, refTotal };
+}
 
+// Every reference resolved to an edge (duplicates merged, required winning), and each entry
+// whose references are broken, ambiguous or missing held back with the reason.
+function resolveReferences(entries: GraphEntry[], names: NameIndex) {
+  const n = entries.length;
+  const { index, bySimple, ambiguous, refTotal } = names;
   const edgeStart = new Int32Array(n + 1);
   let edgeTo = new Int32Array(refTotal);
   let edgeRequired = new Uint8Array(refTotal);
@@ -119,30 +166,47 @@ export function buildDependencyGraph(entries: GraphEntry[]): DependencyGraph {
       inDegree[target]!++;
       m++;
     }
-    let h = e.problem;
-    if (h === undefined && broken !== undefined) h = { state: "UNHEALTHY", error: broken, root: true };
-    else if (h === undefined && missing !== undefined) {
-      const what = missingCount > 1 ? "dependencies" : "dependency";
-      h = { state: "UNCONFIGURED", error: `missing ${what} ${missing}: no such resource is configured`, root: true };
-    }
-    hold.push(h);
+    hold.push(referenceHold(e, broken, missing, missingCount));
   }
   edgeStart[n] = m;
   if (m < refTotal) {
     edgeTo = edgeTo.subarray(0, m);
     edgeRequired = edgeRequired.subarray(0, m);
   }
+  return { edgeStart, edgeTo, edgeRequired, edgeWritten, inDegree, hold };
+}
 
+function referenceHold(e: GraphEntry, broken: string | undefined, missing: string | undefined, missingCount: number): Hold | undefined {
+  if (e.problem !== undefined) return e.problem;
+  if (broken !== undefined) return { state: "UNHEALTHY", error: broken, root: true };
+  if (missing === undefined) return undefined;
+  const what = missingCount > 1 ? "dependencies" : "dependency";
+  return { state: "UNCONFIGURED", error: `missing ${what} ${missing}: no such resource is configured`, root: true };
+}
+
+/** Dependents of each node, from the dependencies; `inDegree` is used up as the fill cursor. */
+function reverseEdges(edgeStart: Int32Array, edgeTo: Int32Array, inDegree: Int32Array) {
+  const n = inDegree.length;
   const dependentStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) dependentStart[i + 1] = dependentStart[i]! + inDegree[i]!;
-  const dependentFrom = new Int32Array(m);
+  const dependentFrom = new Int32Array(edgeTo.length);
   const fill = inDegree;
   fill.set(dependentStart.subarray(0, n));
   for (let i = 0; i < n; i++) {
     for (let k = edgeStart[i]!; k < edgeStart[i + 1]!; k++) dependentFrom[fill[edgeTo[k]!]!++] = i;
   }
+  return { dependentStart, dependentFrom };
+}
 
-  const { order, component, size } = stronglyConnected(edgeStart, edgeTo);
+/** Holds every member of a cycle (a component of several, or a self-reference), naming the cycle. */
+function holdCycles(
+  entries: GraphEntry[],
+  hold: (Hold | undefined)[],
+  edgeStart: Int32Array,
+  edgeTo: Int32Array,
+  { order, component, size }: Components,
+): void {
+  const n = entries.length;
   const parent = new Int32Array(n).fill(-1);
   let cycleError: Map<number, string> | undefined;
   for (let k = 0; k < n; k++) {
@@ -160,31 +224,6 @@ export function buildDependencyGraph(entries: GraphEntry[]): DependencyGraph {
     }
     if (!entries[v]!.problem) hold[v] = { state: "UNHEALTHY", error, root: true };
   }
-
-  const level = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const v = order[k]!;
-    if (hold[v]) {
-      level[v] = -1;
-      continue;
-    }
-    let lv = 0;
-    let waiting: Hold | undefined;
-    for (let j = edgeStart[v]!; j < edgeStart[v + 1]!; j++) {
-      const t = edgeTo[j]!;
-      const h = hold[t];
-      if (h) {
-        // A held optional dependency is simply left out; a held required one holds this node too.
-        if (edgeRequired[j] && !waiting) waiting = { state: "UNCONFIGURED", error: waitingFor(entries[t]!.name, stateOf(h)), root: false };
-        continue;
-      }
-      if (level[t]! + 1 > lv) lv = level[t]! + 1;
-    }
-    if (waiting) hold[v] = waiting;
-    level[v] = waiting ? -1 : lv;
-  }
-
-  return { entries, index, edgeStart, edgeTo, edgeRequired, edgeWritten, dependentStart, dependentFrom, hold, level, order };
 }
 
 function hasEdge(edgeStart: Int32Array, edgeTo: Int32Array, from: number, to: number): boolean {

@@ -1,6 +1,7 @@
 // The engine's listeners: each event goes to every listener, and a listener that throws is
 // logged, never allowed to stop the engine or the other listeners.
-import { errorMessage, type LoggerLike } from "../resource/index.js";
+import { type LoggerLike } from "../resource/index.js";
+import { errorMessage } from "../errors/index.js";
 
 export interface EventHub<E> {
   emit(event: E): void;

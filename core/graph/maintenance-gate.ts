@@ -5,7 +5,8 @@
 // sensor whose read fails blocks it.
 import type { Clock } from "../clock.js";
 import type { MaintenanceConfig } from "../config/index.js";
-import { errorMessage, hasReadings, type LoggerLike, type Resource } from "../resource/index.js";
+import { hasReadings, type LoggerLike, type Resource } from "../resource/index.js";
+import { errorMessage } from "../errors/index.js";
 import { settleWithin } from "./bounded.js";
 
 export type MaintenanceDecision = { allowed: true; warning?: string } | { allowed: false; reason: string };

@@ -2,6 +2,7 @@
 // counts), a re-plan after the model registry changed, and retries or refreshes of single
 // resources, in that priority. Running them one at a time means no two of them ever touch the
 // same resource at once.
+import { errorMessage } from "../errors/index.js";
 import type { ApplyResult } from "./engine-types.js";
 
 export type RootKind = "retry" | "refresh";
@@ -52,7 +53,7 @@ export function createOperationQueue<C>(handlers: OperationHandlers<C>): Operati
           job.resolve(
             await handlers.apply(job.config, job.revision).catch((thrown: unknown): ApplyResult => {
               handlers.failed(thrown);
-              return { outcome: "failed", error: thrown instanceof Error ? thrown.message : String(thrown) };
+              return { outcome: "failed", error: errorMessage(thrown) };
             }),
           );
         } else if (replanNeeded) {

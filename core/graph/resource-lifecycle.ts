@@ -3,7 +3,8 @@
 // skipped; an instance is never closed twice, whoever asks.
 import type { Clock } from "../clock.js";
 import type { ResourceConfig } from "../config/index.js";
-import { errorMessage, type BuildContext, type LoggerLike, type ModelRegistration, type Resource } from "../resource/index.js";
+import { type BuildContext, type LoggerLike, type ModelRegistration, type Resource } from "../resource/index.js";
+import { errorMessage } from "../errors/index.js";
 import { settleWithin } from "./bounded.js";
 import type { CloseOutcome, EngineNode, GivenDependencies, Live } from "./engine-node.js";
 

@@ -5,26 +5,14 @@
 import type { Clock } from "../clock.js";
 import type { ConfigIssue } from "../config/index.js";
 import { createDeduplicator } from "./deduplicator.js";
-import { compileLevelPlan, type LevelChoice, type LevelPlan, type LoggingSettings } from "./level-plan.js";
-import { DEBUG, ERROR, INFO, LOG_LEVELS, WARN, levelRank, type LogLevel } from "./levels.js";
+import { compileLevelPlan, type LevelPlan, type LoggingSettings } from "./level-plan.js";
+import { DEBUG, INFO, LOG_LEVELS, levelRank, type LogLevel } from "./levels.js";
 import { NO_FIELDS, type LogEntry, type LogFields, type LogSink } from "./log-entry.js";
 import { maskSecretFields } from "./secrets.js";
 import { moduleLoggerName, moduleStderrLoggerName, resourceLoggerName } from "./logger-names.js";
+import { createNodeLogger, type Logger, type LoggerNode as Node } from "./node-logger.js";
 
-export interface Logger {
-  readonly name: string;
-  /** The level this logger writes at under the current configuration. */
-  level(): LogLevel;
-  /** Whether a call at `level` would be written (to skip building costly fields). */
-  enabled(level: LogLevel): boolean;
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-  log(level: LogLevel, message: string, fields?: LogFields): void;
-  /** The sub-logger `<name>.<suffix>`; it follows its parent's resource or module level, if any. */
-  child(suffix: string): Logger;
-}
+export type { Logger } from "./node-logger.js";
 
 export interface LoggerOptions {
   /** false for output that must never be hidden, such as a module's stderr. Default true. */
@@ -57,17 +45,6 @@ export interface LogEngineOptions {
   debug?: boolean;
   /** The configuration to start with; the defaults (everything at info) when absent. */
   settings?: LoggingSettings;
-}
-
-interface Node {
-  readonly name: string;
-  readonly parent: Node | undefined;
-  readonly deduplicate: boolean;
-  choice: LevelChoice;
-  threshold: number;
-  dedupOn: boolean;
-  readonly children: Map<string, Node>;
-  logger: Logger;
 }
 
 // Keyed apart from `child("stderr")`, which would be de-duplicated like its parent.
@@ -120,35 +97,14 @@ export function createLogEngine(options: LogEngineOptions): LogEngine {
       children: new Map(),
       logger: undefined as unknown as Logger,
     };
-    node.logger = {
-      name,
-      level: () => node.choice.level,
-      enabled: (level) => levelRank(level) >= node.threshold,
-      debug(message, fields) {
-        if (DEBUG >= node.threshold) emit(node, DEBUG, message, fields);
-      },
-      info(message, fields) {
-        if (INFO >= node.threshold) emit(node, INFO, message, fields);
-      },
-      warn(message, fields) {
-        if (WARN >= node.threshold) emit(node, WARN, message, fields);
-      },
-      error(message, fields) {
-        if (ERROR >= node.threshold) emit(node, ERROR, message, fields);
-      },
-      log(level, message, fields) {
-        const rank = levelRank(level);
-        if (rank >= 0 && rank >= node.threshold) emit(node, rank, message, fields);
-      },
-      child(suffix) {
-        let child = node.children.get(suffix);
-        if (child === undefined) {
-          child = makeNode(`${name}.${suffix}`, node, deduplicate);
-          node.children.set(suffix, child);
-        }
-        return child.logger;
-      },
-    };
+    node.logger = createNodeLogger(node, emit, (suffix) => {
+      let child = node.children.get(suffix);
+      if (child === undefined) {
+        child = makeNode(`${name}.${suffix}`, node, deduplicate);
+        node.children.set(suffix, child);
+      }
+      return child.logger;
+    });
     apply(node);
     nodes.push(node);
     return node;

@@ -4,8 +4,8 @@
 // When a session's window passes without a heartbeat, the session ends and every actuator still
 // belonging to it is stopped, so a client that vanishes mid-movement leaves nothing moving.
 import type { Clock } from "../clock.js";
-import { errorMessage, silentLogger, type LoggerLike } from "../resource/index.js";
-import { Code, RpcError } from "./status.js";
+import { silentLogger, type LoggerLike } from "../resource/index.js";
+import { Code, errorMessage, SvcError } from "../errors/index.js";
 
 export const DEFAULT_HEARTBEAT_WINDOW_MS = 2_000;
 export const DEFAULT_MAX_SESSIONS = 1_024;
@@ -103,10 +103,7 @@ export function createSessions(options: SessionsOptions): Sessions {
   }
 
   function safetyStop(id: string): void {
-    const names: string[] = [];
-    driven.forEach((d, name) => {
-      if (d.sessionId === id) names.push(name);
-    });
+    const names = drivenBy(driven, id);
     if (names.length === 0) {
       logger.debug(`session ${id} ended: no heartbeat for ${windowMs} ms`, { session: id });
       return;
@@ -118,13 +115,7 @@ export function createSessions(options: SessionsOptions): Sessions {
     for (const name of names) {
       const recorded = driven.get(name)!.actuator;
       driven.delete(name);
-      const actuator = options.actuatorNamed?.(name) ?? recorded;
-      const done = Promise.resolve()
-        .then(() => actuator.stop())
-        .then(
-          () => logger.info(`safety stop: stopped ${name}`, { session: id, resource: name }),
-          (thrown) => logger.error(`safety stop: could not stop ${name}: ${errorMessage(thrown)}`, { session: id, resource: name }),
-        );
+      const done = stopActuator(options.actuatorNamed?.(name) ?? recorded, name, id, logger);
       stopping.push(done);
       void done.then(() => {
         stopping = stopping.filter((p) => p !== done);
@@ -137,7 +128,7 @@ export function createSessions(options: SessionsOptions): Sessions {
     // A timer may not have fired yet for a session that is already past its deadline.
     if (!session || session.deadline <= clock.now()) {
       if (session) expireIfDue(session);
-      throw new RpcError(Code.InvalidArgument, SESSION_EXPIRED);
+      throw new SvcError(Code.InvalidArgument, SESSION_EXPIRED);
     }
     return session;
   }
@@ -153,7 +144,7 @@ export function createSessions(options: SessionsOptions): Sessions {
         }
       }
       if (sessions.size >= maxSessions) {
-        throw new RpcError(Code.ResourceExhausted, `too many sessions at once (${maxSessions}); end one or let it lapse`);
+        throw new SvcError(Code.ResourceExhausted, `too many sessions at once (${maxSessions}); end one or let it lapse`);
       }
       let id = newId();
       while (sessions.has(id)) id = newId();
@@ -174,13 +165,7 @@ export function createSessions(options: SessionsOptions): Sessions {
     },
     list() {
       const views: SessionView[] = [];
-      sessions.forEach((s) => {
-        const names: string[] = [];
-        driven.forEach((d, name) => {
-          if (d.sessionId === s.id) names.push(name);
-        });
-        views.push({ id: s.id, deadline: s.deadline, driving: names });
-      });
+      sessions.forEach((s) => views.push({ id: s.id, deadline: s.deadline, driving: drivenBy(driven, s.id) }));
       return views;
     },
     async settled() {
@@ -192,6 +177,25 @@ export function createSessions(options: SessionsOptions): Sessions {
       driven.clear();
     },
   };
+}
+
+/** The actuators a session drove last. */
+function drivenBy(driven: ReadonlyMap<string, Driven>, sessionId: string): string[] {
+  const names: string[] = [];
+  driven.forEach((d, name) => {
+    if (d.sessionId === sessionId) names.push(name);
+  });
+  return names;
+}
+
+/** Stops one actuator a lapsed session left driving; how it went is logged, never thrown. */
+function stopActuator(actuator: Stoppable, name: string, session: string, logger: LoggerLike): Promise<unknown> {
+  return Promise.resolve()
+    .then(() => actuator.stop())
+    .then(
+      () => logger.info(`safety stop: stopped ${name}`, { session, resource: name }),
+      (thrown) => logger.error(`safety stop: could not stop ${name}: ${errorMessage(thrown)}`, { session, resource: name }),
+    );
 }
 
 function positiveOr(value: number | undefined, fallback: number): number {

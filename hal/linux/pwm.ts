@@ -57,36 +57,9 @@ export function findPwmChip(root: string, block: PwmBlock): string | undefined {
 }
 
 export function createSysfsPwm(options: SysfsPwmOptions): SysfsPwm {
-  const { root, boardName, blocks } = options;
   const held = new Set<string>();
 
-  /** The channel directory of a pin, and whether the chip had it exported before. */
-  const channelOf = (pin: PinSpecifier): { chipDir: string; channel: number } => {
-    const line = options.lineOf(pin);
-    const pwmPins = new Set<number>();
-    const looked: string[] = [];
-    for (const block of blocks) {
-      const channel = block.channels[line];
-      Object.keys(block.channels).forEach((l) => pwmPins.add(Number(l)));
-      if (channel === undefined) continue;
-      const chipDir = findPwmChip(root, block);
-      if (chipDir) return { chipDir, channel };
-      looked.push("name" in block.chip ? join(root, block.chip.name) : `a chip of ${block.chip.device} under ${root}`);
-    }
-    if (looked.length) {
-      throw new IOError("io", `${looked.join(" or ")} not found: enable ${boardName}'s hardware PWM (on a Pi: dtoverlay=pwm-2chan in config.txt)`);
-    }
-    const list = pwmPins.size ? `hardware PWM is on GPIO ${Array.from(pwmPins).sort((a, b) => a - b).join(", ")}` : "it has no hardware PWM";
-    throw new IOError("unsupported", `pin ${pin} of ${boardName} has no hardware PWM: ${list}`);
-  };
-
-  const write = (dir: string, file: string, value: number | string) => {
-    try {
-      writeFileSync(join(dir, file), String(value));
-    } catch (thrown) {
-      throw ioErrorFrom(thrown, join(dir, file));
-    }
-  };
+  const channelOf = (pin: PinSpecifier) => pwmChannelOf(options, pin);
   const readNumber = (dir: string, file: string): number => Number(readFileSync(join(dir, file), "utf8").trim());
 
   class SysfsPWM implements PWM {
@@ -170,4 +143,33 @@ export function createSysfsPwm(options: SysfsPwmOptions): SysfsPwm {
       return { hz: period > 0 ? 1e9 / period : 0, duty: period > 0 ? duty / period : 0, enabled: readNumber(dir, "enable") === 1 };
     },
   };
+}
+
+/** The chip and channel carrying a pin's hardware PWM; an IOError saying what to enable, or where PWM is, when none. */
+export function pwmChannelOf(options: Pick<SysfsPwmOptions, "root" | "boardName" | "blocks" | "lineOf">, pin: PinSpecifier): { chipDir: string; channel: number } {
+  const { root, boardName, blocks } = options;
+  const line = options.lineOf(pin);
+  const pwmPins = new Set<number>();
+  const looked: string[] = [];
+  for (const block of blocks) {
+    const channel = block.channels[line];
+    Object.keys(block.channels).forEach((l) => pwmPins.add(Number(l)));
+    if (channel === undefined) continue;
+    const chipDir = findPwmChip(root, block);
+    if (chipDir) return { chipDir, channel };
+    looked.push("name" in block.chip ? join(root, block.chip.name) : `a chip of ${block.chip.device} under ${root}`);
+  }
+  if (looked.length) {
+    throw new IOError("io", `${looked.join(" or ")} not found: enable ${boardName}'s hardware PWM (on a Pi: dtoverlay=pwm-2chan in config.txt)`);
+  }
+  const list = pwmPins.size ? `hardware PWM is on GPIO ${Array.from(pwmPins).sort((a, b) => a - b).join(", ")}` : "it has no hardware PWM";
+  throw new IOError("unsupported", `pin ${pin} of ${boardName} has no hardware PWM: ${list}`);
+}
+
+function write(dir: string, file: string, value: number | string): void {
+  try {
+    writeFileSync(join(dir, file), String(value));
+  } catch (thrown) {
+    throw ioErrorFrom(thrown, join(dir, file));
+  }
 }

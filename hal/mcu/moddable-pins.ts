@@ -1,29 +1,11 @@
-// Pin-based IO on Moddable hosts: Digital, PWM and Analog, plus the pin lookup and error
-// mapping the bus kinds share. A pin given by a header name is looked up in the host's pin
+// Pin-based IO on Moddable hosts: the pin lookup and error mapping every kind shares, and the
+// Digital, PWM and Analog classes (moddable-pin-classes.ts) built on them. A pin given by a header name is looked up in the host's pin
 // table; a numeric string is the pin of that number.
-import {
-  IOError,
-  type Analog,
-  type AnalogOptions,
-  type Digital,
-  type DigitalMode,
-  type DigitalOptions,
-  type Edge,
-  type IOProvider,
-  type PinSpecifier,
-  type PWM,
-  type PWMOptions,
-} from "../io.js";
+import { IOError, type IOProvider, type PinSpecifier } from "../io.js";
+import { analogClass, digitalClass, pwmClass, type PinAccess } from "./moddable-pin-classes.js";
 import type { ModdableClass, ModdableInstance } from "./moddable-types.js";
 
-/** Our mode names as the names of the host's constants. */
-export const modeConstants: Record<DigitalMode, string> = {
-  input: "Input",
-  "input-pull-up": "InputPullUp",
-  "input-pull-down": "InputPullDown",
-  output: "Output",
-  "output-open-drain": "OutputOpenDrain",
-};
+export { modeConstants } from "./moddable-pin-classes.js";
 
 export interface ModdablePins {
   /** The host's pin for a specifier. */
@@ -76,85 +58,7 @@ export function createModdablePins(host: string, names: Readonly<Record<string, 
     }
   }
 
-  function edgeOf(io: ModdableClass, edge: Edge): number {
-    const rising = Number(constant(io, "Digital", "Rising"));
-    const falling = Number(constant(io, "Digital", "Falling"));
-    return edge === "rising" ? rising : edge === "falling" ? falling : rising | falling;
-  }
-
-  function digitalClass(io: ModdableClass): NonNullable<IOProvider["Digital"]> {
-    return class McuDigital implements Digital {
-      private readonly native: ModdableInstance;
-      private readonly what: string;
-      constructor(options: DigitalOptions) {
-        this.what = `${host} pin ${options.pin}`;
-        const input = !options.mode.startsWith("output");
-        const onReadable = options.onReadable;
-        const settings: Record<string, unknown> = { pin: pin(options.pin), mode: constant(io, "Digital", modeConstants[options.mode]) };
-        if (input && onReadable) {
-          settings.edge = edgeOf(io, options.edge ?? "both");
-          settings.onReadable = () => onReadable();
-        }
-        const onError = options.onError;
-        if (onError) settings.onError = (e: unknown) => onError(ioError(e, this.what));
-        this.native = open(io, "Digital", settings);
-      }
-      read(): 0 | 1 {
-        return call(this.what, () => (this.native.read() ? 1 : 0));
-      }
-      write(value: 0 | 1): void {
-        call(this.what, () => this.native.write(value ? 1 : 0));
-      }
-      close(): void {
-        this.native.close();
-      }
-    };
-  }
-
-  function pwmClass(io: ModdableClass): NonNullable<IOProvider["PWM"]> {
-    return class McuPWM implements PWM {
-      private readonly native: ModdableInstance;
-      private readonly what: string;
-      readonly hz: number;
-      readonly resolution: number;
-      constructor(options: PWMOptions) {
-        this.what = `${host} PWM on pin ${options.pin}`;
-        const settings: Record<string, unknown> = { pin: pin(options.pin), hz: options.hz };
-        if (options.resolution !== undefined) settings.resolution = options.resolution;
-        this.native = open(io, "PWM", settings);
-        this.hz = this.native.hz ?? options.hz;
-        this.resolution = this.native.resolution ?? options.resolution ?? 10;
-      }
-      write(value: number): void {
-        call(this.what, () => this.native.write(value));
-      }
-      close(): void {
-        this.native.close();
-      }
-    };
-  }
-
-  function analogClass(io: ModdableClass): NonNullable<IOProvider["Analog"]> {
-    return class McuAnalog implements Analog {
-      private readonly native: ModdableInstance;
-      private readonly what: string;
-      readonly resolution: number;
-      constructor(options: AnalogOptions) {
-        this.what = `${host} analog input on pin ${options.pin}`;
-        const settings: Record<string, unknown> = { pin: pin(options.pin) };
-        if (options.resolution !== undefined) settings.resolution = options.resolution;
-        this.native = open(io, "Analog", settings);
-        this.resolution = this.native.resolution ?? options.resolution ?? 10;
-      }
-      read(): number {
-        return call(this.what, () => Number(this.native.read()));
-      }
-      close(): void {
-        this.native.close();
-      }
-    };
-  }
-
+  const access: PinAccess = { host, pin, constant, open, call, ioError };
   return {
     pin,
     constant,
@@ -162,9 +66,9 @@ export function createModdablePins(host: string, names: Readonly<Record<string, 
     call,
     classes(io) {
       return {
-        ...(io.Digital ? { Digital: digitalClass(io.Digital) } : {}),
-        ...(io.PWM ? { PWM: pwmClass(io.PWM) } : {}),
-        ...(io.Analog ? { Analog: analogClass(io.Analog) } : {}),
+        ...(io.Digital ? { Digital: digitalClass(access, io.Digital) } : {}),
+        ...(io.PWM ? { PWM: pwmClass(access, io.PWM) } : {}),
+        ...(io.Analog ? { Analog: analogClass(access, io.Analog) } : {}),
       };
     },
   };

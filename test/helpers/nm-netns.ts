@@ -132,6 +132,67 @@ async function waitForNetworkManager(busAddress: string, nm: ChildProcess, log: 
   }
 }
 
+/** The peer namespace (the "internet", with the connectivity check's address) and a veth pair per link. */
+function linkNamespaces(name: string, peer: string, links: number): void {
+  run("ip", ["netns", "add", peer]);
+  run("ip", ["-n", peer, "link", "set", "lo", "up"]);
+  run("ip", ["-n", peer, "addr", "add", `${CHECK_ADDRESS}/32`, "dev", "lo"]);
+  for (let i = 0; i < links; i += 1) {
+    run("ip", ["link", "add", `eth${i}`, "netns", name, "type", "veth", "peer", "name", `eth${i}p`, "netns", peer]);
+    run("ip", ["-n", peer, "addr", "add", `10.200.${i}.1/24`, "dev", `eth${i}p`]);
+    run("ip", ["-n", peer, "link", "set", `eth${i}p`, "up"]);
+  }
+}
+
+/** dnsmasq in the peer namespace, handing out addresses on every link. */
+function startDhcp(peer: string, dir: string, interfaces: string[]): ChildProcess {
+  const ranges = interfaces.flatMap((_, i) => [`--dhcp-range=10.200.${i}.100,10.200.${i}.150,255.255.255.0,12h`]);
+  return spawn(
+    "ip",
+    [
+      "netns", "exec", peer, "dnsmasq", "--keep-in-foreground", "--no-resolv", "--no-hosts", "--port=0",
+      "--bind-interfaces", ...interfaces.map((_, i) => `--interface=eth${i}p`), "--except-interface=lo",
+      `--dhcp-leasefile=${dir}/dnsmasq.leases`, "--pid-file=", ...ranges,
+    ],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+}
+
+/** NetworkManager in the namespace, on the private bus, with its own run and state folders. */
+function startNetworkManager(name: string, dir: string, busAddress: string): ChildProcess {
+  const nmLogFd = openSync(join(dir, "nm.log"), "a");
+  const script = [
+    `mount --bind ${dir}/run /run`,
+    `mount --bind ${dir}/state /var/lib/NetworkManager`,
+    "mount -o remount,bind,ro /sys",
+    `DBUS_SYSTEM_BUS_ADDRESS=${busAddress} exec NetworkManager --no-daemon --debug --config=${dir}/NM.conf` +
+      ` --config-dir=${dir}/conf.d --system-config-dir=${dir}/sysconf.d --intern-config=${dir}/state/intern.conf` +
+      ` --state-file=${dir}/state/NM.state --pid-file=${dir}/run/nm.pid`,
+  ].join("; ");
+  const nm = spawn("ip", ["netns", "exec", name, "sh", "-c", script], { stdio: ["ignore", nmLogFd, nmLogFd] });
+  closeSync(nmLogFd);
+  return nm;
+}
+
+/** Tells the connectivity server what the internet answers now, and waits until it says so. */
+async function setInternetMode(server: ChildProcess | undefined, mode: InternetMode): Promise<void> {
+  if (!server?.stdin || !server.stdout) throw new Error("the connectivity server is not running");
+  const acknowledged = new Promise<void>((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString("utf8");
+      if (seen.includes(`mode ${mode}\n`)) {
+        server.stdout?.off("data", onData);
+        resolve();
+      }
+    };
+    server.stdout?.on("data", onData);
+    server.once("exit", () => reject(new Error("the connectivity server exited")));
+  });
+  server.stdin.write(`${mode}\n`);
+  await acknowledged;
+}
+
 export async function startNmNetns(options: NmNetnsOptions = {}): Promise<NmNetns> {
   requireNmNetns(options);
   const links = options.links ?? 1;
@@ -167,48 +228,17 @@ export async function startNmNetns(options: NmNetnsOptions = {}): Promise<NmNetn
 
     run("ip", ["netns", "add", name]);
     namespacesMade = true;
-    run("ip", ["netns", "add", peer]);
-    run("ip", ["-n", peer, "link", "set", "lo", "up"]);
-    run("ip", ["-n", peer, "addr", "add", `${CHECK_ADDRESS}/32`, "dev", "lo"]);
-    for (let i = 0; i < links; i += 1) {
-      run("ip", ["link", "add", `eth${i}`, "netns", name, "type", "veth", "peer", "name", `eth${i}p`, "netns", peer]);
-      run("ip", ["-n", peer, "addr", "add", `10.200.${i}.1/24`, "dev", `eth${i}p`]);
-      run("ip", ["-n", peer, "link", "set", `eth${i}p`, "up"]);
-    }
+    linkNamespaces(name, peer, links);
 
     const serverScript = fileURLToPath(new URL("./nm-connectivity-server.mjs", import.meta.url));
     internet = spawn("ip", ["netns", "exec", peer, process.execPath, serverScript, CHECK_ADDRESS, "80", CHECK_TEXT], {
       stdio: ["pipe", "pipe", "inherit"],
     });
     children.push(internet);
-
-    if (options.dhcp) {
-      const ranges = interfaces.flatMap((_, i) => [`--dhcp-range=10.200.${i}.100,10.200.${i}.150,255.255.255.0,12h`]);
-      const dnsmasq = spawn(
-        "ip",
-        [
-          "netns", "exec", peer, "dnsmasq", "--keep-in-foreground", "--no-resolv", "--no-hosts", "--port=0",
-          "--bind-interfaces", ...interfaces.map((_, i) => `--interface=eth${i}p`), "--except-interface=lo",
-          `--dhcp-leasefile=${dir}/dnsmasq.leases`, "--pid-file=", ...ranges,
-        ],
-        { stdio: ["ignore", "ignore", "inherit"] },
-      );
-      children.push(dnsmasq);
-    }
+    if (options.dhcp) children.push(startDhcp(peer, dir, interfaces));
 
     await eventually(() => (existsSync(join(dir, "bus.sock")) ? true : undefined), "the private bus socket");
-
-    const nmLogFd = openSync(join(dir, "nm.log"), "a");
-    const script = [
-      `mount --bind ${dir}/run /run`,
-      `mount --bind ${dir}/state /var/lib/NetworkManager`,
-      "mount -o remount,bind,ro /sys",
-      `DBUS_SYSTEM_BUS_ADDRESS=${busAddress} exec NetworkManager --no-daemon --debug --config=${dir}/NM.conf` +
-        ` --config-dir=${dir}/conf.d --system-config-dir=${dir}/sysconf.d --intern-config=${dir}/state/intern.conf` +
-        ` --state-file=${dir}/state/NM.state --pid-file=${dir}/run/nm.pid`,
-    ].join("; ");
-    const nm = spawn("ip", ["netns", "exec", name, "sh", "-c", script], { stdio: ["ignore", nmLogFd, nmLogFd] });
-    closeSync(nmLogFd);
+    const nm = startNetworkManager(name, dir, busAddress);
     children.push(nm);
     const nmLog = (): string => {
       try {
@@ -218,24 +248,7 @@ export async function startNmNetns(options: NmNetnsOptions = {}): Promise<NmNetn
       }
     };
 
-    const setInternet = async (mode: InternetMode): Promise<void> => {
-      const server = internet;
-      if (!server?.stdin || !server.stdout) throw new Error("the connectivity server is not running");
-      const acknowledged = new Promise<void>((resolve, reject) => {
-        let seen = "";
-        const onData = (chunk: Buffer): void => {
-          seen += chunk.toString("utf8");
-          if (seen.includes(`mode ${mode}\n`)) {
-            server.stdout?.off("data", onData);
-            resolve();
-          }
-        };
-        server.stdout?.on("data", onData);
-        server.once("exit", () => reject(new Error("the connectivity server exited")));
-      });
-      server.stdin.write(`${mode}\n`);
-      await acknowledged;
-    };
+    const setInternet = (mode: InternetMode) => setInternetMode(internet, mode);
 
     await setInternet(options.internet ?? "full");
     await waitForNetworkManager(busAddress, nm, nmLog);

@@ -13,7 +13,6 @@ import { sessionBus } from "dbus-next";
 import { createCollectingSink, createLogEngine, parseMachineConfig } from "../../core/index.js";
 import { createNetworkManagerBackend } from "../../targets/linux/agent/network/nm/index.js";
 import { createNetworkController } from "../../targets/linux/agent/network/provisioning/index.js";
-import { createTimeScale } from "../../targets/linux/agent/time-scale.js";
 import { startPrivateSystemBus } from "../../test/helpers/sim-network-manager/private-system-bus.js";
 import { createSimNetworkManagerService } from "../../test/helpers/sim-network-manager/sim-network-manager-service.js";
 import type { SimEvent, SimSnapshot } from "../../test/helpers/sim-network-manager/sim-types.js";
@@ -61,7 +60,6 @@ const controller = createNetworkController({
   settings: () => agent,
   hostname: "bench",
   clock,
-  timeScale: createTimeScale(1),
   reboot: async () => {},
   logger,
 });

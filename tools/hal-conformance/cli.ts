@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createSimBoard, type SimSerialWiring } from "../../hal/sim/index.js";
 import { builtinBoardDefinitions, openLinuxIO, parseGenericDefinition, type BoardDefinition } from "../../hal/linux/index.js";
+import { UsageError } from "../../targets/linux/cli/flags.js";
 import { DEFAULT_BAUDS, runConformance, type ConformancePlan, type ConformanceTarget, type I2CScratch } from "./conformance.js";
 import { checkedNothing, formatTable } from "./table.js";
 
@@ -49,9 +50,8 @@ With --backend sim and no wiring, the simulated board's own wiring is used:
 Exit status: 0 when something was checked and nothing failed, 1 when a check failed or nothing
 was checked, 2 for a usage error.`;
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+// A usage error is svc's one kind (exit status 2), shared with the programs' own flags.
+export { UsageError };
 
 const number = (text: string, what: string): number => {
   const n = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text, 16) : /^[0-9]+$/.test(text) ? Number(text) : NaN;

@@ -1,11 +1,9 @@
 // Protobuf's binary wire format, read. Integers come back as protobuf-es gives them: 32-bit
 // types as numbers, 64-bit types as bigints. Anything that runs past the end or is not protobuf
 // throws, so a bad request fails as a whole.
+import { skipField } from "./skip-field.js";
 import { decodeUtf8 } from "./utf8.js";
-import { WIRE_DELIMITED, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT } from "./wire-writer.js";
 
-const WIRE_START_GROUP = 3;
-const WIRE_END_GROUP = 4;
 const SHIFT_32 = BigInt(32);
 
 export interface WireReader {
@@ -32,6 +30,8 @@ export interface WireReader {
   bytes(): Uint8Array;
   /** Skips the value of a field of this wire type. */
   skip(wireType: number, no: number): void;
+  /** Skips `n` bytes. */
+  skipBytes(n: number): void;
 }
 
 export function createWireReader(bytes: Uint8Array): WireReader {
@@ -45,8 +45,12 @@ export function createWireReader(bytes: Uint8Array): WireReader {
     return new Error("premature end of the message");
   }
 
-  function need(n: number): void {
-    if (pos + n > size) throw past();
+  /** Moves past the next `n` bytes; returns where they start. */
+  function take(n: number): number {
+    const at = pos;
+    if (at + n > size) throw past();
+    pos = at + n;
+    return at;
   }
 
   /** A varint of up to 64 bits: returns its low 32 bits unsigned; the high ones are left in `hi`. */
@@ -72,11 +76,9 @@ export function createWireReader(bytes: Uint8Array): WireReader {
   }
 
   function fixedHalves(): bigint {
-    need(8);
-    const lo = view.getUint32(pos, true);
-    hi = view.getUint32(pos + 4, true);
-    pos += 8;
-    return unsigned64(lo);
+    const at = take(8);
+    hi = view.getUint32(at + 4, true);
+    return unsigned64(view.getUint32(at, true));
   }
 
   function delimitedEnd(): number {
@@ -104,28 +106,12 @@ export function createWireReader(bytes: Uint8Array): WireReader {
       const u = unsigned64(varint());
       return BigInt.asIntN(64, (u >> BigInt(1)) ^ -(u & BigInt(1)));
     },
-    fixed32() {
-      need(4);
-      pos += 4;
-      return view.getUint32(pos - 4, true);
-    },
-    sfixed32() {
-      need(4);
-      pos += 4;
-      return view.getInt32(pos - 4, true);
-    },
+    fixed32: () => view.getUint32(take(4), true),
+    sfixed32: () => view.getInt32(take(4), true),
     fixed64: () => fixedHalves(),
     sfixed64: () => BigInt.asIntN(64, fixedHalves()),
-    float() {
-      need(4);
-      pos += 4;
-      return view.getFloat32(pos - 4, true);
-    },
-    double() {
-      need(8);
-      pos += 8;
-      return view.getFloat64(pos - 8, true);
-    },
+    float: () => view.getFloat32(take(4), true),
+    double: () => view.getFloat64(take(8), true),
     bool() {
       const lo = varint();
       return lo !== 0 || hi !== 0;
@@ -142,35 +128,8 @@ export function createWireReader(bytes: Uint8Array): WireReader {
       pos = end;
       return out;
     },
-    skip(wireType, no) {
-      switch (wireType) {
-        case WIRE_VARINT:
-          varint();
-          return;
-        case WIRE_FIXED64:
-          need(8);
-          pos += 8;
-          return;
-        case WIRE_DELIMITED:
-          pos = delimitedEnd();
-          return;
-        case WIRE_FIXED32:
-          need(4);
-          pos += 4;
-          return;
-        case WIRE_START_GROUP:
-          for (;;) {
-            const tag = varint();
-            if ((tag & 7) === WIRE_END_GROUP) {
-              if (tag >>> 3 !== no) throw new Error(`a group of field ${no} ended as field ${tag >>> 3}`);
-              return;
-            }
-            reader.skip(tag & 7, tag >>> 3);
-          }
-        default:
-          throw new Error(`field ${no} has the unknown wire type ${wireType}`);
-      }
-    },
+    skipBytes: (n) => void take(n),
+    skip: (wireType, no) => skipField(reader, wireType, no),
   };
   return reader;
 }

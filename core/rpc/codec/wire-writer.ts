@@ -1,8 +1,8 @@
-// Protobuf's binary wire format, written: varints, zigzag, fixed widths, IEEE floats, UTF-8 and
-// length-delimited nesting. A nested message is written in place and its length prefix slid in
-// front of it when it ends, so nesting costs one copy of the bytes and no intermediate chunks.
-// Values a field cannot hold are refused as protobuf-es refuses them, naming the type.
-import { utf8Length, writeUtf8 } from "./utf8.js";
+// Protobuf's binary wire format, written: each scalar type in its encoding (varints, zigzag, fixed
+// widths, IEEE floats, UTF-8) onto the wire buffer (wire-buffer.ts), which also nests
+// length-delimited parts. Values a field cannot hold are refused as protobuf-es refuses them,
+// naming the type.
+import { createWireBuffer } from "./wire-buffer.js";
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
@@ -64,57 +64,17 @@ function bigOf(v: unknown, type: string, min: bigint, max: bigint): bigint {
 }
 
 export function createWireWriter(initialSize = 256): WireWriter {
-  let buf = new Uint8Array(initialSize);
-  let pos = 0;
-  const forks: number[] = [];
-  const scratch = new DataView(new ArrayBuffer(8));
+  const out = createWireBuffer(initialSize);
+  const { scratch, varint32, varint64, appendScratch } = out;
 
-  function room(n: number): void {
-    if (pos + n <= buf.length) return;
-    let size = buf.length * 2;
-    while (size < pos + n) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(buf.subarray(0, pos));
-    buf = grown;
-  }
-
-  /** An unsigned varint of up to 32 bits. */
-  function varint32(n: number): void {
-    room(5);
-    while (n > 0x7f) {
-      buf[pos++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    buf[pos++] = n;
-  }
-
-  /** A varint of 64 bits given as two unsigned 32-bit halves. */
-  function varint64(lo: number, hi: number): void {
-    room(10);
-    while (hi !== 0 || lo > 0x7f) {
-      buf[pos++] = (lo & 0x7f) | 0x80;
-      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
-      hi >>>= 7;
-    }
-    buf[pos++] = lo;
-  }
-
-  function varintBig(u: bigint): void {
-    varint64(Number(u & LOW_32), Number(u >> SHIFT_32));
-  }
-
+  const varintBig = (u: bigint) => varint64(Number(u & LOW_32), Number(u >> SHIFT_32));
   function fixedBig(u: bigint): void {
-    room(8);
     scratch.setUint32(0, Number(u & LOW_32), true);
     scratch.setUint32(4, Number(u >> SHIFT_32), true);
-    copyScratch(8);
+    appendScratch(8);
   }
 
-  function copyScratch(n: number): void {
-    for (let i = 0; i < n; i++) buf[pos++] = scratch.getUint8(i);
-  }
-
-  const writer: WireWriter = {
+  return {
     tag(no, wireType) {
       varint32(((no << 3) | wireType) >>> 0);
     },
@@ -142,14 +102,12 @@ export function createWireWriter(initialSize = 256): WireWriter {
       varintBig(BigInt.asUintN(64, (big << BigInt(1)) ^ (big >> BigInt(63))));
     },
     fixed32(n) {
-      room(4);
       scratch.setUint32(0, int32Of(n, "fixed32", 0, UINT32_MAX), true);
-      copyScratch(4);
+      appendScratch(4);
     },
     sfixed32(n) {
-      room(4);
       scratch.setInt32(0, int32Of(n, "sfixed32", INT32_MIN, INT32_MAX), true);
-      copyScratch(4);
+      appendScratch(4);
     },
     fixed64(v) {
       fixedBig(bigOf(v, "fixed64", BigInt(0), UINT64_MAX));
@@ -159,58 +117,23 @@ export function createWireWriter(initialSize = 256): WireWriter {
     },
     float(n) {
       if (typeof n !== "number" || (isFinite(n) && (n > FLOAT32_MAX || n < -FLOAT32_MAX))) throw invalid("float", n);
-      room(4);
       scratch.setFloat32(0, n, true);
-      copyScratch(4);
+      appendScratch(4);
     },
     double(n) {
       if (typeof n !== "number") throw invalid("double", n);
-      room(8);
       scratch.setFloat64(0, n, true);
-      copyScratch(8);
+      appendScratch(8);
     },
     bool(b) {
       varint32(b ? 1 : 0);
     },
     string(text) {
-      const s = typeof text === "string" ? text : String(text);
-      const n = utf8Length(s);
-      varint32(n);
-      room(n);
-      pos = writeUtf8(s, buf, pos);
+      out.utf8(typeof text === "string" ? text : String(text));
     },
-    bytes(data) {
-      varint32(data.length);
-      room(data.length);
-      buf.set(data, pos);
-      pos += data.length;
-    },
-    fork() {
-      forks.push(pos);
-    },
-    join() {
-      const start = forks.pop();
-      if (start === undefined) throw new Error("wire writer: join without fork");
-      const length = pos - start;
-      let size = 1;
-      for (let n = length; n > 0x7f; n >>>= 7) size++;
-      room(size);
-      buf.copyWithin(start + size, start, pos);
-      let at = start;
-      let n = length;
-      while (n > 0x7f) {
-        buf[at++] = (n & 0x7f) | 0x80;
-        n >>>= 7;
-      }
-      buf[at] = n;
-      pos += size;
-    },
-    finish() {
-      const out = buf.slice(0, pos);
-      pos = 0;
-      forks.length = 0;
-      return out;
-    },
+    bytes: out.bytes,
+    fork: out.fork,
+    join: out.join,
+    finish: out.finish,
   };
-  return writer;
 }

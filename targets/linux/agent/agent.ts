@@ -1,40 +1,28 @@
-// The running agent, assembled: settings -> version stores -> server supervisor -> updates, system
-// settings, log forwarding and the network. It starts svc-server at once or after the first update check,
-// checks for updates periodically and whenever the configuration changes, follows
-// `disable_viam_server`, and restarts itself into a new agent version when one is installed.
-import { existsSync, readFileSync, realpathSync, unwatchFile, watchFile } from "node:fs";
-import { join } from "node:path";
-import type { AgentConfig, Logger } from "../../../core/index.js";
+// The running agent, assembled from its jobs: the configuration view, svc-server (supervision and
+// updates: server/agent-server.ts), the update checks (update/update-checks.ts), its own updates
+// (update/agent-self-update.ts), the system settings (system/agent-system-settings.ts) and the
+// network (network/agent-network.ts). It starts svc-server at once or after the first update
+// check, follows each change of the configuration file, and restarts itself into a new agent
+// version when one is installed.
+import { unwatchFile, watchFile } from "node:fs";
+import type { Logger, LogSink } from "../../../core/index.js";
 import type { CommandRunner } from "../system/index.js";
+import type { AgentClocks } from "./agent-clock.js";
+import { createAgentConfigView, type AgentConfigView } from "./agent-config-view.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { startAgentNetwork, type AgentNetwork } from "./network/agent-network.js";
-import { createDownloadFailures, createVersionStore, currentPlatform } from "./releases/index.js";
-import { stopOrphanServer } from "./server/orphan-server.js";
-import { serverEndpointOf } from "./server/server-endpoint.js";
-import { createServerSupervisor } from "./server/server-supervisor.js";
-import { loadAgentSettings, type AgentSettings, type FlagSettings } from "./settings/index.js";
-import { applySystemConfiguration, createJournalForwarder, type JournalForwarder } from "./system/index.js";
-import type { TimeScale } from "./time-scale.js";
+import { createVersionStore } from "./releases/index.js";
+import { startAgentServer, type AgentServer } from "./server/agent-server.js";
+import type { FlagSettings } from "./settings/index.js";
+import { createAgentSystemSettings, type AgentSystemSettings } from "./system/agent-system-settings.js";
 import { createAgentSelfUpdate } from "./update/agent-self-update.js";
-import { createServerUpdates } from "./update/server-updates.js";
-import { checkForUpdates } from "./update/update-check.js";
-import { updateStateFile } from "./update/update-state.js";
-import type { LogSink } from "../../../core/index.js";
-
-/** How often the release index is read (scaled). */
-export const UPDATE_CHECK_INTERVAL_MINUTES = 5;
-/** While an update waits for the maintenance window, how often the server is asked (scaled). */
-export const MAINTENANCE_POLL_MS = 10_000;
-/** How long a new version (server or agent) must run before it counts as good (scaled). */
-export const PROBATION_MINUTES = 5;
-/** Exits within the probation that roll a new server version back. */
-export const PROBATION_MAX_CRASHES = 3;
-/** An artifact that did not match its index entry is downloaded again after this long, doubling up to the cap (scaled). */
-export const DOWNLOAD_RETRY_MINUTES = { initial: 5, max: 24 * 60 };
+import { createUpdateChecks, type UpdateChecks } from "./update/update-checks.js";
+import { MINUTE_MS, PROBATION_MINUTES } from "./update/update-timing.js";
 
 export interface AgentOptions {
   paths: AgentPaths;
-  timeScale: TimeScale;
+  /** The agent clock (scaled by SVC_AGENT_TIME_SCALE) and real time. */
+  clocks: AgentClocks;
   configFile: string;
   defaultsFile: string;
   flagLayer: FlagSettings;
@@ -55,194 +43,106 @@ export interface RunningAgent {
   stop(): Promise<void>;
 }
 
+/** The agent's jobs, once started. */
+interface AgentJobs {
+  view: AgentConfigView;
+  server: AgentServer;
+  updates: UpdateChecks;
+  system: AgentSystemSettings;
+  network: AgentNetwork | undefined;
+}
+
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
-  const { paths, timeScale, logger: log } = options;
-  const platform = currentPlatform();
-  const servers = createVersionStore(paths, "svc-server");
-  const agents = createVersionStore(paths, "agent");
-  const downloadRetry = {
-    now: Date.now,
-    backoff: { initialMs: timeScale.minutes(DOWNLOAD_RETRY_MINUTES.initial), maxMs: timeScale.minutes(DOWNLOAD_RETRY_MINUTES.max) },
-  };
-  const downloadFailures = {
-    "svc-server": createDownloadFailures(paths, "svc-server", downloadRetry),
-    agent: createDownloadFailures(paths, "agent", downloadRetry),
-  };
-  const load = (): AgentSettings =>
-    loadAgentSettings({ configFile: options.configFile, defaultsFile: options.defaultsFile, flagLayer: options.flagLayer, env: options.env, paths, logger: log });
-  let settings = load();
-  options.setDebug(settings.agent.advanced_settings.debug);
-  const advanced = () => settings.agent.advanced_settings;
-  const readConfigText = () => (existsSync(options.configFile) ? readFileSync(options.configFile, "utf8") : undefined);
-  let endpoint = serverEndpointOf(readConfigText());
-
-  const probationMs = timeScale.minutes(PROBATION_MINUTES);
-  const selfUpdate = createAgentSelfUpdate({ agents, stateDir: paths.stateDir, runningVersion: options.version, probationMs, logger: log });
-  await selfUpdate.resumeAtStart();
-
-  const pidFile = join(paths.stateDir, "svc-server.pid");
-  const orphan = await stopOrphanServer(pidFile, 20_000);
-  if (orphan !== undefined) log.warn(`stopped svc-server (PID ${orphan}) left running by an earlier agent`);
-
-  const supervisor = createServerSupervisor({
-    // The version folder itself, not `current`: the running server keeps naming its own version
-    // (in logs, in /proc) while `current` moves on.
-    executable: () => (existsSync(paths.currentExecutable("svc-server")) ? realpathSync(paths.currentExecutable("svc-server")) : undefined),
-    configFile: options.configFile,
-    pidFile,
-    restartStatusUrl: () => endpoint.restartStatusUrl,
-    startTimeoutMs: () => timeScale.minutes(advanced().viam_server_start_timeout_minutes),
-    backoff: { initialMs: timeScale.ms(1_000), maxMs: timeScale.ms(60_000), healthyMs: timeScale.minutes(1) },
-    stopGraceMs: 30_000,
-    logger: log.child("server"),
-  });
-  const serverUpdates = createServerUpdates({
-    versions: servers,
-    supervisor,
-    state: updateStateFile(join(paths.stateDir, "update-state.json")),
-    endpoint: () => endpoint,
-    probation: () => ({
-      startTimeoutMs: timeScale.minutes(advanced().viam_server_start_timeout_minutes),
-      probationMs,
-      maxCrashes: PROBATION_MAX_CRASHES,
-    }),
-    logger: log.child("update"),
-  });
-  await serverUpdates.resumeAtStart();
-
+  const { paths, clocks, logger: log } = options;
+  const view = createAgentConfigView(options);
+  options.setDebug(view.advanced().debug);
   let finish: (how: "stop" | "restart") => void = () => {};
   const finished = new Promise<"stop" | "restart">((resolve) => (finish = resolve));
-  let stopping = false;
-  let checking: Promise<boolean> | undefined;
 
-  async function runCheck(): Promise<boolean> {
-    const result = await checkForUpdates({
-      indexUrl: settings.releaseIndexUrl,
-      versionControl: settings.agent.version_control,
-      platform,
-      servers,
-      agents,
-      downloadDir: paths.downloadDir,
-      downloadFailures,
-      logger: log.child("update"),
-      pendingServer: serverUpdates.pending(),
-    });
-    if (stopping) return result.reachedIndex;
-    if (result.server.kind === "ready") await serverUpdates.prepared(result.server.version);
-    if (result.agent.kind === "ready" && result.agent.version !== options.version) {
-      await selfUpdate.activate(result.agent.version);
-      finish("restart");
-    }
-    return result.reachedIndex;
-  }
-  // One check at a time, whoever asks (the timer, a reload, the wait before the first start); a
-  // request during a check is served by that check's end. It never fails: the next one retries.
-  // Resolves whether the release index could be read.
-  const check = (): Promise<boolean> => {
-    checking ??= runCheck()
-      .catch((error: Error) => {
-        log.error(`update check failed: ${error.message}`);
-        return false;
-      })
-      .finally(() => (checking = undefined));
-    return checking;
-  };
+  const servers = createVersionStore(paths, "svc-server", { now: clocks.real.now });
+  const agents = createVersionStore(paths, "agent", { now: clocks.real.now });
+  const selfUpdate = createAgentSelfUpdate({
+    agents,
+    stateDir: paths.stateDir,
+    runningVersion: options.version,
+    probationMs: PROBATION_MINUTES * MINUTE_MS,
+    clock: clocks.agent,
+    logger: log,
+  });
+  await selfUpdate.resumeAtStart();
+  const server = await startAgentServer({ paths, configFile: options.configFile, view, servers, clocks, logger: log });
+  const updates = createUpdateChecks({
+    paths,
+    view,
+    servers,
+    agents,
+    serverUpdates: server.updates,
+    selfUpdate,
+    runningVersion: options.version,
+    restart: () => finish("restart"),
+    clock: clocks.agent,
+    logger: log,
+  });
+  const system = createAgentSystemSettings({ root: paths.root, run: options.run, sink: options.systemLogSink, clock: clocks.real, logger: log });
+  const jobs: AgentJobs = { view, server, updates, system, network: undefined };
 
-  let forwarder: JournalForwarder | undefined;
-  let forwarding = "";
-  async function applySystem(agent: AgentConfig): Promise<void> {
-    const changes = await applySystemConfiguration(agent.system_configuration, {
-      root: paths.root,
-      run: options.run,
-      logger: log.child("system"),
-      disabled: agent.advanced_settings.disable_system_configuration,
-    });
-    for (const problem of changes.problems) log.warn(`system configuration: ${problem}`);
-    const filter = agent.system_configuration.forward_system_logs;
-    const wanted = agent.advanced_settings.disable_system_configuration || (!filter.all && filter.include.length === 0) ? "" : JSON.stringify(filter);
-    if (wanted === forwarding) return;
-    await forwarder?.stop();
-    forwarder = undefined;
-    forwarding = wanted;
-    if (wanted) forwarder = createJournalForwarder({ filter, sink: options.systemLogSink, logger: log.child("system") });
-  }
-
-  function followServerSwitch(): void {
-    if (advanced().disable_viam_server) {
-      if (supervisor.state() !== "stopped") log.info("disable_viam_server is set: stopping svc-server and keeping it stopped");
-      void supervisor.disable();
-    } else supervisor.enable();
-  }
-
-  // The configuration file changed: new settings, maybe a new version to fetch or a switch to follow.
-  async function reload(): Promise<void> {
-    const before = settings;
-    settings = load();
-    endpoint = serverEndpointOf(readConfigText());
-    options.setDebug(advanced().debug);
-    followServerSwitch();
-    await applySystem(settings.agent).catch((error: Error) => log.error(`system configuration: ${error.message}`));
-    await network?.reconfigure().catch((error: Error) => log.error(`network configuration: ${error.message}`));
-    const versionsChanged = JSON.stringify(before.agent.version_control) !== JSON.stringify(settings.agent.version_control);
-    if (versionsChanged || before.releaseIndexUrl !== settings.releaseIndexUrl) void check();
-    else void serverUpdates.tryPending();
-  }
-
-  let network: AgentNetwork | undefined;
-  const watchMs = Math.max(20, timeScale.ms(1_000));
-  watchFile(options.configFile, { interval: watchMs }, (now, before) => {
+  // The file is looked at every second of the agent clock, but not more often than every 20 ms.
+  watchFile(options.configFile, { interval: Math.max(20, 1_000 * clocks.agent.factor) }, (now, before) => {
     if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) {
-      reload().catch((error: Error) => log.error(`applying the changed configuration failed: ${error.message}`));
+      reload(jobs, options).catch((error: Error) => log.error(`applying the changed configuration failed: ${error.message}`));
     }
   });
-  await applySystem(settings.agent).catch((error: Error) => log.error(`system configuration: ${error.message}`));
-  network = await startAgentNetwork({
-    settings: () => settings.agent,
+  await system.apply(view.agent());
+  jobs.network = await startAgentNetwork({
+    settings: view.agent,
     configFile: options.configFile,
     system: paths.system,
     run: options.run,
-    timeScale,
+    clocks,
     logger: log.child("network"),
   });
-
-  log.info(
-    advanced().wait_for_update_check
-      ? "start mode: wait for the network and an update check before starting svc-server"
-      : "start mode: start svc-server at once and check for updates in the background",
-  );
-  if (advanced().wait_for_update_check) {
-    // Wait for the network and one update check, but not forever: a device that stays offline
-    // still runs the version it has once the start timeout has passed.
-    const giveUpAt = Date.now() + timeScale.minutes(advanced().viam_server_start_timeout_minutes);
-    for (;;) {
-      const reached = await check();
-      if (reached || stopping || Date.now() >= giveUpAt) break;
-      await new Promise((resolve) => setTimeout(resolve, timeScale.ms(5_000)));
-    }
-  }
-  followServerSwitch();
-
-  const timers = [
-    setInterval(() => void check(), timeScale.minutes(UPDATE_CHECK_INTERVAL_MINUTES)),
-    setInterval(() => {
-      if (serverUpdates.pending() !== undefined) void serverUpdates.tryPending();
-    }, timeScale.ms(MAINTENANCE_POLL_MS)),
-  ];
-  if (!advanced().wait_for_update_check) void check();
+  await startServer(jobs, log);
 
   return {
     finished,
     async stop() {
-      stopping = true;
-      for (const timer of timers) clearInterval(timer);
+      const checksStopped = updates.stop();
       unwatchFile(options.configFile);
-      await checking;
-      serverUpdates.close();
+      await checksStopped;
+      server.updates.close();
       selfUpdate.close();
-      await forwarder?.stop();
-      await network?.close();
-      await supervisor.close();
+      await system.stop();
+      await jobs.network?.close();
+      await server.supervisor.close();
       finish("stop");
     },
   };
+}
+
+// Starts svc-server at once, or after the network and one update check (wait_for_update_check),
+// then checks for updates periodically.
+async function startServer(jobs: AgentJobs, log: Logger): Promise<void> {
+  const { view, updates } = jobs;
+  const wait = view.advanced().wait_for_update_check;
+  log.info(
+    wait
+      ? "start mode: wait for the network and an update check before starting svc-server"
+      : "start mode: start svc-server at once and check for updates in the background",
+  );
+  if (wait) await updates.untilReached(view.advanced().viam_server_start_timeout_minutes * MINUTE_MS);
+  jobs.server.followSwitch();
+  updates.start();
+  if (!wait) void updates.check();
+}
+
+// The configuration file changed: new settings, maybe a new version to fetch or a switch to follow.
+async function reload(jobs: AgentJobs, options: AgentOptions): Promise<void> {
+  const { view, server, updates, system, network } = jobs;
+  const { updatesChanged } = view.reload();
+  options.setDebug(view.advanced().debug);
+  server.followSwitch();
+  await system.apply(view.agent());
+  await network?.reconfigure().catch((error: Error) => options.logger.error(`network configuration: ${error.message}`));
+  if (updatesChanged) void updates.check();
+  else void server.updates.tryPending();
 }

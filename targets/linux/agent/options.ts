@@ -20,5 +20,5 @@ export const agentUsage = [
   "  SVC_AGENT_FAST_START=1       start svc-server at once, without waiting for an update check",
   "  SVC_AGENT_RELEASE_INDEX=URL  the release index (http, https or file)",
   "  SVC_AGENT_ROOT=DIR           root prefix of every file the agent reads or writes (default /)",
-  "  SVC_AGENT_TIME_SCALE=F       multiply every wait of the agent by F (tests)",
+  "  SVC_AGENT_TIME_SCALE=F       run the agent's own durations F times as long (tests)",
 ].join("\n");

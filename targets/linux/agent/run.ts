@@ -8,11 +8,11 @@ import { createNodeClock } from "../logging/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
 import { SVC_VERSION } from "../version.js";
 import { startAgent } from "./agent.js";
+import { agentClocksFromEnv } from "./agent-clock.js";
 import { createAgentLogging } from "./agent-logging.js";
 import { agentPaths } from "./agent-paths.js";
 import { acquireAgentLock, AgentLockError } from "./lock-file.js";
 import { createSystemCommandRunner, installAgentService, notRunMessage } from "./system/index.js";
-import { timeScaleFromEnv } from "./time-scale.js";
 
 export async function runAgent(flags: ParsedFlags, env: Record<string, string | undefined>): Promise<number> {
   const say = (line: string) => process.stderr.write(`svc-agent: ${line}\n`);
@@ -42,9 +42,9 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
     say("must run as root (or with --dev-mode / SVC_AGENT_DEVMODE=1)");
     return 1;
   }
-  let timeScale;
+  let clocks;
   try {
-    timeScale = timeScaleFromEnv(env);
+    clocks = agentClocksFromEnv(env);
   } catch (error) {
     say((error as Error).message);
     return 2;
@@ -59,7 +59,7 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
   }
   const logging = createAgentLogging({ stateDir: paths.stateDir, debug: values.debug === true, output: { clock: createNodeClock() } });
   const log = logging.logger;
-  log.info(`svc-agent ${SVC_VERSION} starting`, { root: paths.root, time_scale: timeScale.factor });
+  log.info(`svc-agent ${SVC_VERSION} starting`, { root: paths.root, time_scale: clocks.agent.factor });
   log.debug("options", { config: String(values.config), defaults: String(values.defaults), lock: paths.lockFile });
 
   // Only flags typed on the command line form the flag layer; their environment twins are the
@@ -69,7 +69,7 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
   try {
     agent = await startAgent({
       paths,
-      timeScale,
+      clocks,
       configFile: String(values.config),
       defaultsFile: String(values.defaults),
       flagLayer: {

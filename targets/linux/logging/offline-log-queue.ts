@@ -5,15 +5,15 @@
 // nothing is lost; beyond them the oldest entries are dropped and counted, and the count is handed
 // to the uploader with the next batch. Only entries at minLevel or above are queued.
 //
-// On disk, DIR holds append-only segments named after their first sequence number
-// (`0000000000000001.jsonl`, one JSON entry a line, each with its `seq`) and `state.json`
-// ({ head, dropped }): entries before `head` were uploaded or dropped. Every entry is written with
-// one synchronous append before write() returns, so a process that dies loses nothing it queued.
-// A segment is deleted once all its entries are behind the head.
-import { closeSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+// On disk, DIR holds append-only segments (queue-segments.ts) and `state.json` ({ head, dropped }):
+// entries before `head` were uploaded or dropped. Every entry is written with one synchronous
+// append before write() returns, so a process that dies loses nothing it queued. A segment is
+// deleted once all its entries are behind the head.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { makeDirectorySync } from "../system/index.js";
 import { join } from "node:path";
-import { parseLogLevel, type LogEntry, type LogLevel, type LogSink } from "../../../core/index.js";
+import type { LogEntry, LogLevel, LogSink } from "../../../core/index.js";
+import { openQueueSegments, type QueueItem } from "./queue-segments.js";
 
 export const DEFAULT_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_QUEUE_MAX_ENTRIES = 50_000;
@@ -55,19 +55,6 @@ export interface OfflineLogQueue extends LogSink {
   close(): void;
 }
 
-interface Segment {
-  name: string;
-  lastSeq: number;
-  bytes: number;
-}
-
-interface Item {
-  seq: number;
-  bytes: number;
-  entry: LogEntry;
-}
-
-const SEGMENT_NAME = /^(\d{16})\.jsonl$/;
 const LEVEL_RANKS: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLogQueue {
@@ -83,31 +70,15 @@ export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLog
   const state = readState(statePath);
   let head = state.head;
   let dropped = state.dropped;
-  let items: Item[] = [];
+  const found = openQueueSegments(dir, segmentBytes, head);
+  const segments = found.segments;
+  let items: QueueItem[] = found.items;
   let first = 0; // index of the oldest waiting item in `items`
-  let totalBytes = 0;
-  const segments: Segment[] = [];
-  let current: { segment: Segment; fd: number } | undefined;
-  let nextSeq = head;
-
-  // Read back what an earlier process queued; a torn last line (killed mid-write) is skipped.
-  for (const name of readdirSync(dir).filter((n) => SEGMENT_NAME.test(n)).sort()) {
-    const text = readFileSync(join(dir, name), "utf8");
-    const segment: Segment = { name, lastSeq: Number(SEGMENT_NAME.exec(name)![1]) - 1, bytes: Buffer.byteLength(text) };
-    for (const line of text.split("\n")) {
-      const item = parseLine(line);
-      if (item === undefined) continue;
-      segment.lastSeq = Math.max(segment.lastSeq, item.seq);
-      nextSeq = Math.max(nextSeq, item.seq + 1);
-      if (item.seq >= head && (items.length === 0 || item.seq > items[items.length - 1]!.seq)) {
-        items.push(item);
-        totalBytes += item.bytes;
-      }
-    }
-    segments.push(segment);
-  }
+  let totalBytes = items.reduce((sum, item) => sum + item.bytes, 0);
+  let nextSeq = found.nextSeq;
+  const persistState = () => writeState(statePath, head, dropped);
   enforceBounds();
-  removeSpentSegments();
+  segments.removeSpent(head, persistState);
 
   function count(): number {
     return items.length - first;
@@ -126,46 +97,6 @@ export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLog
     }
   }
 
-  function persistState(): void {
-    const tmp = `${statePath}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ head, dropped }));
-    renameSync(tmp, statePath);
-  }
-
-  function removeSpentSegments(): void {
-    const spent = segments.filter((s) => s.lastSeq < head);
-    if (spent.length === 0) return;
-    // The state goes first: if the process dies in between, the files are only skipped and removed later.
-    persistState();
-    for (const segment of spent) {
-      if (current?.segment === segment) {
-        closeSync(current.fd);
-        current = undefined;
-      }
-      unlinkSync(join(dir, segment.name));
-      segments.splice(segments.indexOf(segment), 1);
-    }
-  }
-
-  function append(seq: number, line: string): number {
-    const buffer = Buffer.from(line);
-    if (current === undefined || current.segment.bytes >= segmentBytes) {
-      if (current !== undefined) closeSync(current.fd);
-      const segment: Segment = { name: `${String(seq).padStart(16, "0")}.jsonl`, lastSeq: seq - 1, bytes: 0 };
-      current = { segment, fd: openSync(join(dir, segment.name), "a") };
-      segments.push(segment);
-    }
-    let rest = buffer;
-    while (rest.length > 0) {
-      const written = writeSync(current.fd, rest);
-      if (written <= 0) throw new Error("the queue file accepts no more data");
-      rest = rest.subarray(written);
-    }
-    current.segment.bytes += buffer.length;
-    current.segment.lastSeq = seq;
-    return buffer.length;
-  }
-
   return {
     write(entry) {
       if (LEVEL_RANKS[entry.level] < minRank) return;
@@ -173,17 +104,16 @@ export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLog
       const line = serialize(seq, entry);
       let bytes: number;
       try {
-        bytes = append(seq, line);
+        bytes = segments.append(seq, line);
       } catch {
         // The disk refused it: keep the entry in memory (still bounded) and start a fresh segment.
         bytes = Buffer.byteLength(line);
-        if (current !== undefined) closeQuietly(current.fd);
-        current = undefined;
+        segments.abandonCurrent();
       }
       items.push({ seq, bytes, entry });
       totalBytes += bytes;
       enforceBounds();
-      removeSpentSegments();
+      segments.removeSpent(head, persistState);
     },
     peek(limits = {}) {
       const most = limits.maxEntries ?? 100;
@@ -208,7 +138,7 @@ export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLog
       dropped = Math.max(0, dropped - batch.dropped);
       enforceBounds();
       persistState();
-      removeSpentSegments();
+      segments.removeSpent(head, persistState);
     },
     get size() {
       return count();
@@ -221,18 +151,15 @@ export function openOfflineLogQueue(options: OfflineLogQueueOptions): OfflineLog
     },
     close() {
       persistState();
-      if (current !== undefined) closeSync(current.fd);
-      current = undefined;
+      segments.close();
     },
   };
 }
 
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    /* already unusable */
-  }
+function writeState(statePath: string, head: number, dropped: number): void {
+  const tmp = `${statePath}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ head, dropped }));
+  renameSync(tmp, statePath);
 }
 
 function readState(path: string): { head: number; dropped: number } {
@@ -259,23 +186,4 @@ function jsonSafe(_key: string, value: unknown): unknown {
   if (typeof value === "bigint") return `${value}`;
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   return value;
-}
-
-function parseLine(line: string): Item | undefined {
-  if (line === "") return undefined;
-  try {
-    const raw = JSON.parse(line) as Record<string, unknown>;
-    const level = parseLogLevel(raw.level);
-    if (!Number.isSafeInteger(raw.seq) || level === undefined) return undefined;
-    const entry: LogEntry = {
-      time: Number(raw.time),
-      level,
-      logger: String(raw.logger),
-      message: String(raw.message),
-      fields: raw.fields !== null && typeof raw.fields === "object" ? (raw.fields as Record<string, unknown>) : {},
-    };
-    return { seq: raw.seq as number, bytes: Buffer.byteLength(line) + 1, entry };
-  } catch {
-    return undefined;
-  }
 }

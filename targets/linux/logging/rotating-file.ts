@@ -9,6 +9,7 @@
 // stream.
 import { closeSync, fstatSync, openSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { errorMessage } from "../../../core/index.js";
 import { makeDirectorySync } from "../system/index.js";
 import type { TextStream } from "./text-stream.js";
 
@@ -34,7 +35,7 @@ export class LogFileError extends Error {
     readonly path: string,
     cause: unknown,
   ) {
-    super(`cannot write the log file: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`cannot write the log file: ${errorMessage(cause)}`, { cause });
   }
 }
 

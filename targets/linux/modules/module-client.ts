@@ -2,8 +2,8 @@
 // module says it is, reads its handler map, and carries AddResource, ReconfigureResource,
 // RemoveResource and ValidateConfig with the configuration in the wire's ComponentConfig shape.
 import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import type { ResourceConfig } from "../../../core/index.js";
+import { ConnectError, createClient } from "@connectrpc/connect";
+import { Code, sleep, type Clock, type ResourceConfig } from "../../../core/index.js";
 import type { ComponentConfigSchema } from "../../../proto/gen/app/v1/robot_pb.js";
 import { ModuleService, type HandlerMap } from "../../../proto/gen/module/v1/module_pb.js";
 import { createUnixSocketTransport, type UnixSocketTransport } from "../remote/unix-socket-transport.js";
@@ -59,17 +59,17 @@ function handlersOf(map: HandlerMap | undefined): ModuleHandler[] {
   return handlers;
 }
 
-export function createModuleClient(socketPath: string): ModuleClient {
+export function createModuleClient(socketPath: string, clock: Clock): ModuleClient {
   const transport = createUnixSocketTransport(socketPath);
   const client = createClient(ModuleService, transport);
   return {
     transport,
     async waitUntilReady(parentAddress, timeoutMs, stillWanted) {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = clock.now() + timeoutMs;
       let last = "it never answered";
       let saidNotReady = false;
       while (stillWanted()) {
-        const left = deadline - Date.now();
+        const left = deadline - clock.now();
         if (left <= 0) break;
         try {
           const answer = await client.ready({ parentAddress, rawParentAddress: parentAddress }, { timeoutMs: Math.min(left, READY_CALL_MS) });
@@ -78,7 +78,7 @@ export function createModuleClient(socketPath: string): ModuleClient {
         } catch (thrown) {
           last = `Ready failed: ${ConnectError.from(thrown).rawMessage}`;
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(READY_POLL_MS, Math.max(0, deadline - Date.now()))));
+        await sleep(clock, Math.min(READY_POLL_MS, Math.max(0, deadline - clock.now())));
       }
       if (!stillWanted()) throw new Error("stopped before it was ready");
       throw new Error(`not ready within ${Math.round(timeoutMs / 1000)} s (startup_timeout); ${saidNotReady ? "it answered not ready" : last}`);

@@ -5,7 +5,8 @@
 // a level live is started again), and running modules validate the entries of their models;
 // after it, removed modules are stopped (their resources, if still configured, wait with an
 // error naming the module). Closing stops every module.
-import type { LogEngine, MachineConfig, ModelRegistry, ModuleConfig, ResourceConfig, ResourceStatus } from "../../../core/index.js";
+import type { Clock, LogEngine, MachineConfig, ModelRegistry, ModuleConfig, ResourceConfig, ResourceStatus } from "../../../core/index.js";
+import { createNodeClock } from "../logging/node-clock.js";
 import type { ModulePackageOptions } from "./module-package.js";
 import type { ModuleSockets } from "./module-sockets.js";
 import { superviseModule, type ModuleStatus, type ModuleSupervisor } from "./module-supervisor.js";
@@ -23,6 +24,8 @@ export interface ModuleManagerOptions {
   callTimeoutMs?: number;
   /** SIGTERM to SIGKILL. Default 10 s. */
   stopGraceMs?: number;
+  /** Time for start-up deadlines, restart backoff and stop grace. Node's by default. */
+  clock?: Clock;
 }
 
 export interface ModuleManager {
@@ -51,6 +54,7 @@ function sameRun(a: ModuleConfig, b: ModuleConfig): boolean {
 
 export function createModuleManager(options: ModuleManagerOptions): ModuleManager {
   const supervisors = new Map<string, ModuleSupervisor>();
+  const clock = options.clock ?? createNodeClock({ keepAlive: true });
   let resources: readonly ResourceConfig[] = [];
   let closed = false;
 
@@ -68,6 +72,7 @@ export function createModuleManager(options: ModuleManagerOptions): ModuleManage
         settle: options.settle,
         callTimeoutMs: options.callTimeoutMs ?? 60_000,
         stopGraceMs: options.stopGraceMs ?? 10_000,
+        clock,
       }),
     );
 

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
 import type { Duplex } from "node:stream";
-import type { LogLevel } from "../../../core/index.js";
+import { sleep, type Clock, type LogLevel } from "../../../core/index.js";
 import { executableProblem, ModuleSpawnError, SCRIPT, spawnProblem } from "./module-executable.js";
 import { followModuleOutput, type ModuleLoggers, type ModuleOutput } from "./module-output.js";
 import { createParentChannel, FOLLOWS_LOG_LEVEL, type ParentChannel } from "./parent-channel.js";
@@ -37,6 +37,8 @@ export interface ModuleProcessOptions {
   setting?: string;
   /** Writes down the module's process group while it runs; returns what forgets it. */
   recordGroup?: (pid: number) => () => void;
+  /** For the socket wait and the grace before SIGKILL. */
+  clock: Clock;
 }
 
 export interface ModuleProcess {
@@ -140,21 +142,22 @@ export async function startModuleProcess(options: ModuleProcessOptions): Promise
       return true;
     },
     async waitForSocket(timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
+      const { clock } = options;
+      const deadline = clock.now() + timeoutMs;
       for (;;) {
         if (exit) throw new ModuleStartError(`${describeExit(exit)} before listening on its socket`);
         const found = await stat(options.socketPath).catch(() => undefined);
         if (found?.isSocket()) return;
-        if (Date.now() >= deadline) throw new ModuleStartError(`did not listen on ${options.socketPath} within ${timeoutMs} ms`);
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
+        if (clock.now() >= deadline) throw new ModuleStartError(`did not listen on ${options.socketPath} within ${timeoutMs} ms`);
+        await Promise.race([exited, sleep(clock, 20)]);
       }
     },
     async stop(graceMs) {
       if (exit) return exit;
       signalGroup("SIGTERM");
-      const timer = setTimeout(() => signalGroup("SIGKILL"), graceMs);
+      const timer = options.clock.setTimeout(() => signalGroup("SIGKILL"), graceMs);
       const result = await exited;
-      clearTimeout(timer);
+      options.clock.clearTimeout(timer);
       return result;
     },
   };

@@ -4,7 +4,7 @@
 // `disable_network_configuration` leaving everything alone.
 import { createNodeClock } from "../../../targets/linux/logging/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCollectingSink, createLogEngine, parseMachineConfig, type AgentConfig } from "../../../core/index.js";
+import { createCollectingSink, createLogEngine, createScaledClock, parseMachineConfig, sleep, type AgentConfig } from "../../../core/index.js";
 import {
   createNetworkController,
   createSystemReboot,
@@ -12,12 +12,12 @@ import {
   type PortalSeam,
   type PortalSession,
 } from "../../../targets/linux/agent/network/provisioning/index.js";
-import { createTimeScale } from "../../../targets/linux/agent/time-scale.js";
 import { eventually } from "../../helpers/eventually.js";
 import { createMemoryBackend, type MemoryBackend } from "./provisioning-memory-backend.js";
 
 // One minute is 30 ms: the hotspot delay (2 min) is 60 ms, the retry time-out (10 min) 300 ms.
-const timeScale = createTimeScale(0.0005);
+const agentClock = createScaledClock(createNodeClock(), 0.0005);
+const MINUTE = 60_000;
 
 function agentConfig(agent: unknown): AgentConfig {
   const parsed = parseMachineConfig(JSON.stringify({ agent }));
@@ -58,8 +58,7 @@ function setup(agent: unknown, backend: MemoryBackend = createMemoryBackend()) {
     backend,
     settings: () => config,
     hostname: "arm-7",
-    clock,
-    timeScale,
+    clock: agentClock,
     reboot: async () => void reboots.push(Date.now()),
     logger,
     portal,
@@ -102,7 +101,7 @@ describe("network controller: profiles", () => {
   it("with disable_network_configuration, touches no profile and never starts the hotspot", async () => {
     const t = setup({ advanced_settings: { disable_network_configuration: true }, additional_networks: { office } });
     await t.controller.start();
-    await new Promise((r) => setTimeout(r, timeScale.minutes(4)));
+    await sleep(agentClock, 4 * MINUTE);
     expect(t.backend.profiles.size).toBe(0);
     expect(t.backend.hotspots).toEqual([]);
     expect(t.controller.phase()).toBe("disabled");
@@ -198,7 +197,7 @@ describe("network controller: provisioning", () => {
     // Activity every 2 scaled minutes for 16 scaled minutes: past the 10-minute retry time-out.
     for (let i = 0; i < 8; i++) {
       session.onUserActivity();
-      await new Promise((r) => setTimeout(r, timeScale.minutes(2)));
+      await sleep(agentClock, 2 * MINUTE);
     }
     expect(t.backend.hotspotStops).toBe(0);
     await eventually(() => (t.backend.hotspotStops === 1 ? true : undefined), "leaving once idle");

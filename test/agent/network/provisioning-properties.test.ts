@@ -51,128 +51,153 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 const runArb = fc.tuple(settingsArb, fc.array(fc.tuple(fc.integer({ min: 0, max: 400 }), opArb), { maxLength: 80 }));
 
+/** What the check knows of a run so far, besides the machine's own state. */
+interface Run {
+  settings: ProvisioningSettings;
+  state: ReturnType<typeof initialProvisioningState>;
+  now: number;
+  hotspotUp: boolean;
+  hotspotStartedAt: number;
+  userActiveAt: number | null;
+  offlineSince: number | null;
+  rebooted: boolean;
+  inFlight: Array<{ label: string; attempt: number }>;
+  submittedAttempt: number;
+  /** Whether the hotspot was up when the input now being checked arrived. */
+  hotspotWhenFed: boolean;
+}
+
 /** Drives the reducer like the clock-driven machine would, checking every action against the rules. */
 function check(settings: ProvisioningSettings, ops: Array<[number, Op]>): void {
-  let state = initialProvisioningState();
-  let now = 0;
-  let hotspotUp = false;
-  let hotspotStartedAt = 0;
-  let userActiveAt: number | null = null;
-  let offlineSince: number | null = null;
-  let rebooted = false;
-  const inFlight: Array<{ label: string; attempt: number }> = [];
-  let submittedAttempt = -1;
-  // Whether the hotspot was up when the input now being checked arrived.
-  let hotspotWhenFed = false;
-
-  function feed(input: ProvisioningInput): void {
-    hotspotWhenFed = hotspotUp;
-    const step = provisioningStep(state, input, settings);
-    const wasOnline = state.phase.name === "online" || state.phase.name === "starting";
-    state = step.state;
-    const isOnline = state.phase.name === "online" || state.phase.name === "starting";
-    if (isOnline) offlineSince = null;
-    else if (wasOnline) offlineSince = now;
-    for (const action of step.actions) checkAction(action, input);
-  }
-
-  function checkAction(action: ProvisioningAction, cause: ProvisioningInput): void {
-    expect(rebooted, "nothing is asked after a reboot").toBe(false);
-    switch (action.kind) {
-      case "start-hotspot":
-        expect(hotspotUp, "never two hotspots").toBe(false);
-        expect(offlineSince, "the hotspot only when offline").not.toBeNull();
-        expect(now - offlineSince!, "the hotspot only after the offline delay").toBeGreaterThanOrEqual(settings.offlineBeforeHotspotMs);
-        hotspotUp = true;
-        hotspotStartedAt = now;
-        // A failed portal submission brings the hotspot back for the person still on it.
-        userActiveAt = cause.kind === "activation" && cause.attempt === submittedAttempt ? now : null;
-        break;
-      case "stop-hotspot": {
-        expect(hotspotUp, "only a hotspot that is up is stopped").toBe(true);
-        const idle = userActiveAt === null || now - userActiveAt >= settings.userIdleMs;
-        const timedOut = now - hotspotStartedAt >= settings.retryConnectionMs && idle;
-        expect(cause.kind === "submission" || state.phase.name === "online" || timedOut, "the hotspot is left only for a reason").toBe(true);
-        hotspotUp = false;
-        break;
-      }
-      case "activate":
-        expect(hotspotUp, "no activation while the hotspot is up").toBe(false);
-        expect(settings.networks.some((n) => n.label === action.label) || action.label === "provisioned").toBe(true);
-        inFlight.push({ label: action.label, attempt: action.attempt });
-        // Only a submission made on the portal leaves a person waiting for it to come back.
-        if (cause.kind === "submission" && hotspotWhenFed) submittedAttempt = action.attempt;
-        break;
-      case "reboot":
-        expect(settings.rebootAfterOfflineMs, "reboot only when configured").toBeGreaterThan(0);
-        expect(offlineSince).not.toBeNull();
-        expect(now - offlineSince!, "reboot only after the configured time offline").toBeGreaterThanOrEqual(settings.rebootAfterOfflineMs);
-        expect(userActiveAt === null || !hotspotUp || now - userActiveAt >= settings.userIdleMs, "no reboot under an active user").toBe(true);
-        rebooted = true;
-        break;
-      case "apply-profiles":
-        expect(cause.kind).toBe("settings");
-        break;
-    }
-  }
-
-  /** Fires the machine's deadlines up to `until`, as its timer would. */
-  function passTime(until: number): void {
-    for (let sameMoment = 0; ; ) {
-      const due = provisioningDeadline(state, settings);
-      if (due === undefined || due > until) break;
-      sameMoment = due <= now ? sameMoment + 1 : 0;
-      expect(sameMoment, "a deadline moves on once it fired").toBeLessThan(3);
-      now = Math.max(now, due);
-      feed({ kind: "tick", now });
-    }
-    now = until;
-  }
-
+  const run: Run = {
+    settings,
+    state: initialProvisioningState(),
+    now: 0,
+    hotspotUp: false,
+    hotspotStartedAt: 0,
+    userActiveAt: null,
+    offlineSince: null,
+    rebooted: false,
+    inFlight: [],
+    submittedAttempt: -1,
+    hotspotWhenFed: false,
+  };
   for (const [gap, op] of ops) {
-    passTime(now + gap);
-    switch (op.op) {
-      case "status":
-        feed({ kind: "status", now, connected: op.connected, connectivity: op.connectivity, label: op.label });
-        break;
-      case "resolve": {
-        const pending = inFlight.shift();
-        if (pending) feed({ kind: "activation", now, ...pending, ok: op.ok, connectivity: op.connectivity });
-        break;
-      }
-      case "stale":
-        if (!inFlight.some((p) => p.label === op.label && p.attempt === op.attempt)) {
-          const before = state;
-          feed({ kind: "activation", now, label: op.label, attempt: op.attempt, ok: op.ok, connectivity: "full" });
-          expect(state, "a result for no attempt in flight changes nothing").toEqual(before);
-        }
-        break;
-      case "tick":
-        feed({ kind: "tick", now });
-        break;
-      case "user":
-        if (hotspotUp) userActiveAt = now;
-        feed({ kind: "user-activity", now });
-        break;
-      case "submission":
-        feed({ kind: "submission", now, label: "provisioned" });
-        break;
-      case "hotspot-failed":
-        if (hotspotUp && now === hotspotStartedAt) {
-          hotspotUp = false;
-          feed({ kind: "hotspot-failed", now });
-        }
-        break;
-      case "settings":
-        feed({ kind: "settings", now });
-        break;
-    }
+    passTime(run, run.now + gap);
+    applyOp(run, op);
+    const { state, hotspotUp } = run;
     const phase = state.phase;
     // Liveness: whenever the machine waits on time alone, it has a deadline to wake it.
     if (phase.name === "hotspot" || phase.name === "offline" || (phase.name === "hotspot-exited" && phase.trying === null)) {
       expect(provisioningDeadline(state, settings)).toBeDefined();
     }
     if (phase.name !== "rebooting") expect(phase.name === "hotspot", "the machine's view of the hotspot matches what it asked for").toBe(hotspotUp);
+  }
+}
+
+function feed(run: Run, input: ProvisioningInput): void {
+  run.hotspotWhenFed = run.hotspotUp;
+  const step = provisioningStep(run.state, input, run.settings);
+  const wasOnline = run.state.phase.name === "online" || run.state.phase.name === "starting";
+  run.state = step.state;
+  const isOnline = run.state.phase.name === "online" || run.state.phase.name === "starting";
+  if (isOnline) run.offlineSince = null;
+  else if (wasOnline) run.offlineSince = run.now;
+  for (const action of step.actions) checkAction(run, action, input);
+}
+
+function checkAction(run: Run, action: ProvisioningAction, cause: ProvisioningInput): void {
+  const { settings, now } = run;
+  expect(run.rebooted, "nothing is asked after a reboot").toBe(false);
+  switch (action.kind) {
+    case "start-hotspot":
+      expect(run.hotspotUp, "never two hotspots").toBe(false);
+      expect(run.offlineSince, "the hotspot only when offline").not.toBeNull();
+      expect(now - run.offlineSince!, "the hotspot only after the offline delay").toBeGreaterThanOrEqual(settings.offlineBeforeHotspotMs);
+      run.hotspotUp = true;
+      run.hotspotStartedAt = now;
+      // A failed portal submission brings the hotspot back for the person still on it.
+      run.userActiveAt = cause.kind === "activation" && cause.attempt === run.submittedAttempt ? now : null;
+      break;
+    case "stop-hotspot": {
+      expect(run.hotspotUp, "only a hotspot that is up is stopped").toBe(true);
+      const idle = run.userActiveAt === null || now - run.userActiveAt >= settings.userIdleMs;
+      const timedOut = now - run.hotspotStartedAt >= settings.retryConnectionMs && idle;
+      expect(cause.kind === "submission" || run.state.phase.name === "online" || timedOut, "the hotspot is left only for a reason").toBe(true);
+      run.hotspotUp = false;
+      break;
+    }
+    case "activate":
+      expect(run.hotspotUp, "no activation while the hotspot is up").toBe(false);
+      expect(settings.networks.some((n) => n.label === action.label) || action.label === "provisioned").toBe(true);
+      run.inFlight.push({ label: action.label, attempt: action.attempt });
+      // Only a submission made on the portal leaves a person waiting for it to come back.
+      if (cause.kind === "submission" && run.hotspotWhenFed) run.submittedAttempt = action.attempt;
+      break;
+    case "reboot":
+      expect(settings.rebootAfterOfflineMs, "reboot only when configured").toBeGreaterThan(0);
+      expect(run.offlineSince).not.toBeNull();
+      expect(now - run.offlineSince!, "reboot only after the configured time offline").toBeGreaterThanOrEqual(settings.rebootAfterOfflineMs);
+      expect(run.userActiveAt === null || !run.hotspotUp || now - run.userActiveAt >= settings.userIdleMs, "no reboot under an active user").toBe(true);
+      run.rebooted = true;
+      break;
+    case "apply-profiles":
+      expect(cause.kind).toBe("settings");
+      break;
+  }
+}
+
+/** Fires the machine's deadlines up to `until`, as its timer would. */
+function passTime(run: Run, until: number): void {
+  for (let sameMoment = 0; ; ) {
+    const due = provisioningDeadline(run.state, run.settings);
+    if (due === undefined || due > until) break;
+    sameMoment = due <= run.now ? sameMoment + 1 : 0;
+    expect(sameMoment, "a deadline moves on once it fired").toBeLessThan(3);
+    run.now = Math.max(run.now, due);
+    feed(run, { kind: "tick", now: run.now });
+  }
+  run.now = until;
+}
+
+/** One random input, fed as the network, the portal or the clock would give it. */
+function applyOp(run: Run, op: Op): void {
+  const { now } = run;
+  switch (op.op) {
+    case "status":
+      feed(run, { kind: "status", now, connected: op.connected, connectivity: op.connectivity, label: op.label });
+      break;
+    case "resolve": {
+      const pending = run.inFlight.shift();
+      if (pending) feed(run, { kind: "activation", now, ...pending, ok: op.ok, connectivity: op.connectivity });
+      break;
+    }
+    case "stale":
+      if (!run.inFlight.some((p) => p.label === op.label && p.attempt === op.attempt)) {
+        const before = run.state;
+        feed(run, { kind: "activation", now, label: op.label, attempt: op.attempt, ok: op.ok, connectivity: "full" });
+        expect(run.state, "a result for no attempt in flight changes nothing").toEqual(before);
+      }
+      break;
+    case "tick":
+      feed(run, { kind: "tick", now });
+      break;
+    case "user":
+      if (run.hotspotUp) run.userActiveAt = now;
+      feed(run, { kind: "user-activity", now });
+      break;
+    case "submission":
+      feed(run, { kind: "submission", now, label: "provisioned" });
+      break;
+    case "hotspot-failed":
+      if (run.hotspotUp && now === run.hotspotStartedAt) {
+        run.hotspotUp = false;
+        feed(run, { kind: "hotspot-failed", now });
+      }
+      break;
+    case "settings":
+      feed(run, { kind: "settings", now });
+      break;
   }
 }
 

@@ -3,7 +3,7 @@
 // hotspot) on a private bus. Agent minutes are scaled to milliseconds.
 import { createNodeClock } from "../../../targets/linux/logging/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCollectingSink, createLogEngine, parseMachineConfig, type AgentConfig } from "../../../core/index.js";
+import { createCollectingSink, createLogEngine, createScaledClock, parseMachineConfig, type AgentConfig } from "../../../core/index.js";
 import type { NetworkBackend } from "../../../targets/linux/agent/network/network-backend.js";
 import { createNetworkManagerBackend } from "../../../targets/linux/agent/network/nm/index.js";
 import {
@@ -12,12 +12,11 @@ import {
   type PortalSeam,
   type PortalSession,
 } from "../../../targets/linux/agent/network/provisioning/index.js";
-import { createTimeScale } from "../../../targets/linux/agent/time-scale.js";
 import { eventually } from "../../helpers/eventually.js";
 import { startSimNetworkManager, type SimAccessPoint, type SimNetworkManager } from "../../helpers/sim-network-manager/index.js";
 
 // One agent minute is 60 ms: the hotspot delay (2 min) 120 ms, the retry time-out (10 min) 600 ms.
-const timeScale = createTimeScale(0.001);
+const agentClock = createScaledClock(createNodeClock(), 0.001);
 
 let sim: SimNetworkManager | undefined;
 let backend: NetworkBackend | undefined;
@@ -49,8 +48,7 @@ async function start(agent: unknown, accessPoints: SimAccessPoint[]) {
     backend,
     settings: () => config,
     hostname: "arm-7",
-    clock,
-    timeScale,
+    clock: agentClock,
     reboot: async () => void reboots.push(Date.now()),
     logger,
     portal,

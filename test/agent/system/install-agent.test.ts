@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  AgentInstallError,
   AGENT_UNIT_PATH,
   FALLBACK_SCRIPT_PATH,
   agentUnitText,
   installAgentService,
+  InstallError,
 } from "../../../targets/linux/agent/system/index.js";
 import { createRecordingRunner } from "../../helpers/recording-runner.js";
 
@@ -91,7 +91,7 @@ describe("svc-agent --install", () => {
 
   it("refuses when no agent version is installed, and reports a failing systemctl", async () => {
     const runner = createRecordingRunner();
-    await expect(installAgentService({ root, run: runner.run })).rejects.toThrow(AgentInstallError);
+    await expect(installAgentService({ root, run: runner.run })).rejects.toThrow(InstallError);
     expect(runner.commands).toEqual([]);
     installVersion("1.0.0");
     runner.answer("systemctl enable", { code: 1, stderr: "Failed to enable unit: Access denied" });

@@ -44,10 +44,8 @@ export interface SimNetworkManager {
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
-export async function startSimNetworkManager(options: StartSimOptions = {}): Promise<SimNetworkManager> {
-  const { dir: given, ...world } = options;
-  const dir = given ?? mkdtempSync(join(tmpdir(), "svc-sim-nm-"));
-  mkdirSync(dir, { recursive: true });
+/** The simulation's own process, bundled into `dir`: it runs as a plain Node child. */
+async function bundleSimProcess(dir: string): Promise<string> {
   const bundle = join(dir, "sim-network-manager.cjs");
   await build({
     entryPoints: [join(here, "sim-process.ts")],
@@ -59,6 +57,14 @@ export async function startSimNetworkManager(options: StartSimOptions = {}): Pro
     external: ["x11", "usocket"],
     logLevel: "error",
   });
+  return bundle;
+}
+
+export async function startSimNetworkManager(options: StartSimOptions = {}): Promise<SimNetworkManager> {
+  const { dir: given, ...world } = options;
+  const dir = given ?? mkdtempSync(join(tmpdir(), "svc-sim-nm-"));
+  mkdirSync(dir, { recursive: true });
+  const bundle = await bundleSimProcess(dir);
   const bus = await startPrivateSystemBus(dir);
   const child = fork(bundle, [], {
     stdio: ["ignore", "ignore", "pipe", "ipc"],

@@ -4,10 +4,9 @@
 // and the log says why.
 import { hostname } from "node:os";
 import type { AgentConfig, Logger } from "../../../../core/index.js";
-import { createNodeClock } from "../../logging/index.js";
 import type { CommandRunner } from "../../system/index.js";
+import type { AgentClocks } from "../agent-clock.js";
 import { writeIfChanged } from "../atomic-file.js";
-import type { TimeScale } from "../time-scale.js";
 import { hasMachineCredentials, saveMachineCredentials } from "./machine-credentials.js";
 import { createNetworkManagerBackend } from "./nm/index.js";
 import { createCaptivePortalSeam } from "./portal/index.js";
@@ -24,7 +23,8 @@ export interface AgentNetworkOptions {
   /** Root prefix for system files. */
   system(path: string): string;
   run: CommandRunner;
-  timeScale: TimeScale;
+  /** Provisioning runs on the agent clock, D-Bus time-outs on real time. */
+  clocks: AgentClocks;
   logger: Logger;
 }
 
@@ -40,7 +40,7 @@ export async function startAgentNetwork(options: AgentNetworkOptions): Promise<A
   }
   let backend;
   try {
-    backend = await createNetworkManagerBackend({ logger: log, activationTimeoutMs: 90_000, scanTimeoutMs: 10_000 });
+    backend = await createNetworkManagerBackend({ logger: log, activationTimeoutMs: 90_000, scanTimeoutMs: 10_000, clock: options.clocks.real });
   } catch (error) {
     log.warn(`network management is off: NetworkManager cannot be reached on the system bus (${(error as Error).message})`);
     return undefined;
@@ -54,8 +54,7 @@ export async function startAgentNetwork(options: AgentNetworkOptions): Promise<A
     backend,
     settings: options.settings,
     hostname: hostname(),
-    clock: createNodeClock(),
-    timeScale: options.timeScale,
+    clock: options.clocks.agent,
     reboot: createSystemReboot({ run: options.run, logger: log }),
     logger: log,
     portal: createCaptivePortalSeam({

@@ -9,10 +9,11 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Logger } from "../../../../core/index.js";
+import { errorMessage, sleep, type Clock, type Logger } from "../../../../core/index.js";
+import { createNodeClock } from "../../logging/node-clock.js";
 import { createDownloadProgress, type ProgressMode } from "./download-progress.js";
 import { httpGet, type HttpAnswer } from "./http-get.js";
-import { ReleaseError, reasonOf } from "./release-error.js";
+import { ReleaseError } from "./release-error.js";
 
 export interface DownloadOptions {
   url: string;
@@ -33,6 +34,8 @@ export interface DownloadOptions {
   retryDelayMs?: number;
   /** A transfer with no byte for this long is abandoned (and resumed). Default 60 s. */
   stallTimeoutMs?: number;
+  /** Real time, for the stall timeout and the wait between attempts. Node's by default. */
+  clock?: Clock;
 }
 
 export interface DownloadedArtifact {
@@ -82,7 +85,7 @@ async function openHttp(url: string, offset: number, signal: AbortSignal): Promi
   try {
     response = await httpGet(url, { signal, headers: offset > 0 ? { range: `bytes=${offset}-` } : {} });
   } catch (e) {
-    throw new TransientError(reasonOf(e), { cause: e });
+    throw new TransientError(errorMessage(e), { cause: e });
   }
   const length = response.header("content-length") ?? null;
   if (response.status === 206) {
@@ -115,126 +118,174 @@ async function openFile(url: string, offset: number): Promise<Source> {
   return { offset: from, total, body: createReadStream(path, { start: from }) };
 }
 
+/** The bytes received so far in `<name>.partial`, and the sha256 of them. */
+interface PartialFile {
+  path: string;
+  offset: number;
+  hash: Hash;
+}
+
+/** What one download keeps between its attempts. */
+interface Transfer {
+  url: string;
+  scheme: "http" | "https" | "file";
+  options: DownloadOptions;
+  clock: Clock;
+  /** The most bytes accepted. */
+  limit: number;
+  partial: PartialFile;
+  progress: ReturnType<typeof createDownloadProgress>;
+}
+
 export async function downloadArtifact(options: DownloadOptions): Promise<DownloadedArtifact> {
   const { url, cacheDir, logger } = options;
   const expected = options.sha256?.toLowerCase();
-  const attempts = Math.max(1, options.attempts ?? 5);
-  const stallMs = options.stallTimeoutMs ?? 60_000;
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme !== "http" && scheme !== "https" && scheme !== "file") {
     throw new ReleaseError(`download ${url}: only http, https and file URLs are supported`);
   }
-  const limit = options.size ?? options.maxBytes ?? MAX_ARTIFACT_BYTES;
-  const tooLarge = async (bytes: string) => {
-    await rm(partial, { force: true });
-    const expected = options.size !== undefined ? `the ${options.size} bytes expected` : `the ${limit} bytes an artifact of unknown size may have`;
-    return new ReleaseError(`download ${url}: ${bytes} more than ${expected}; the download was deleted`, {
-      kind: options.size !== undefined ? "mismatch" : "failed",
-    });
-  };
   const name = safeName(url);
   const finalName = (sha: string) => join(cacheDir, `${sha.slice(0, 16)}-${name}`);
-  const partial = join(cacheDir, `${(expected ?? sha256Of(url)).slice(0, 16)}-${name}.partial`);
   await mkdir(cacheDir, { recursive: true });
 
   // Verified before, and not killed between that and its use: no need to fetch it again.
-  if (expected !== undefined && (await sizeOf(finalName(expected))) !== undefined) {
-    const file = finalName(expected);
-    const hash = (await hashFile(file)).digest("hex");
-    const bytes = (await sizeOf(file)) ?? 0;
-    if (hash === expected && (options.size === undefined || bytes === options.size)) return { file, sha256: hash, bytes };
-    await rm(file, { force: true });
+  if (expected !== undefined) {
+    const cached = await verifiedInCache(finalName(expected), expected, options.size);
+    if (cached) return cached;
   }
 
-  let offset = (await sizeOf(partial)) ?? 0;
-  if (options.size !== undefined && offset > options.size) {
-    await rm(partial, { force: true });
-    offset = 0;
-  }
-  let hash = offset > 0 ? await hashFile(partial) : createHash("sha256");
-  if (offset > 0) logger.info(`resuming the download of ${url} at byte ${offset}`);
-  const progress = createDownloadProgress({ mode: options.progress ?? "auto", logger, label: name, terminal: options.terminal });
-
-  const startOver = async () => {
-    const handle = await open(partial, "w");
-    await handle.close();
-    offset = 0;
-    hash = createHash("sha256");
+  const partial = await openPartial(join(cacheDir, `${(expected ?? sha256Of(url)).slice(0, 16)}-${name}.partial`), options.size);
+  if (partial.offset > 0) logger.info(`resuming the download of ${url} at byte ${partial.offset}`);
+  const transfer: Transfer = {
+    url,
+    scheme,
+    options,
+    clock: options.clock ?? createNodeClock({ keepAlive: true }),
+    limit: options.size ?? options.maxBytes ?? MAX_ARTIFACT_BYTES,
+    partial,
+    progress: createDownloadProgress({ mode: options.progress ?? "auto", logger, label: name, terminal: options.terminal }),
   };
+  await transferAll(transfer);
 
+  const bytes = (await sizeOf(partial.path)) ?? 0;
+  transfer.progress.finish(bytes);
+  const actual = partial.hash.digest("hex");
+  if (options.size !== undefined && bytes !== options.size) {
+    await rm(partial.path, { force: true });
+    throw new ReleaseError(`download ${url}: got ${bytes} bytes where ${options.size} were expected; the download was deleted`, { kind: "mismatch" });
+  }
+  if (expected !== undefined && actual !== expected) {
+    await rm(partial.path, { force: true });
+    throw new ReleaseError(`download ${url}: its sha256 is ${actual}, expected ${expected}; the download was deleted`, { kind: "mismatch" });
+  }
+  const file = finalName(actual);
+  await rename(partial.path, file);
+  return { file, sha256: actual, bytes };
+}
+
+/** The file verified by an earlier download, if it is still there and still right; removed when not. */
+async function verifiedInCache(file: string, expected: string, size: number | undefined): Promise<DownloadedArtifact | undefined> {
+  if ((await sizeOf(file)) === undefined) return undefined;
+  const hash = (await hashFile(file)).digest("hex");
+  const bytes = (await sizeOf(file)) ?? 0;
+  if (hash === expected && (size === undefined || bytes === size)) return { file, sha256: hash, bytes };
+  await rm(file, { force: true });
+  return undefined;
+}
+
+/** What an earlier attempt left in `path`, hashed; dropped when it is already longer than the artifact. */
+async function openPartial(path: string, size: number | undefined): Promise<PartialFile> {
+  let offset = (await sizeOf(path)) ?? 0;
+  if (size !== undefined && offset > size) {
+    await rm(path, { force: true });
+    offset = 0;
+  }
+  return { path, offset, hash: offset > 0 ? await hashFile(path) : createHash("sha256") };
+}
+
+async function startOver(partial: PartialFile): Promise<void> {
+  const handle = await open(partial.path, "w");
+  await handle.close();
+  partial.offset = 0;
+  partial.hash = createHash("sha256");
+}
+
+// Attempts, each continuing where the last stopped, until the bytes are all there; a final
+// answer (a 404, too many bytes) ends them at once.
+async function transferAll(t: Transfer): Promise<void> {
+  const { url, clock, partial, options } = t;
+  const attempts = Math.max(1, options.attempts ?? 5);
+  const stallMs = options.stallTimeoutMs ?? 60_000;
   for (let attempt = 1; ; attempt++) {
     const controller = new AbortController();
-    let stall: NodeJS.Timeout | undefined;
+    let stall: unknown;
     const armStall = () => {
-      clearTimeout(stall);
-      stall = setTimeout(() => controller.abort(new TransientError(`no data for ${stallMs} ms`)), stallMs);
+      clock.clearTimeout(stall);
+      stall = clock.setTimeout(() => controller.abort(new TransientError(`no data for ${stallMs} ms`)), stallMs);
     };
-    let complete = false;
     try {
       armStall();
-      const source = scheme === "file" ? await openFile(url, offset) : await openHttp(url, offset, controller.signal);
-      if (source === "complete") {
-        complete = true;
-      } else if (source === "restart") {
-        await startOver();
-        throw new TransientError("the server sent a range other than the one asked for");
-      } else {
-        if (source.offset !== offset) {
-          logger.info(`the server of ${url} does not resume downloads; starting over`);
-          await startOver();
-        }
-        const total = source.total ?? options.size;
-        if (source.total !== undefined && source.total > limit) {
-          (source.body as { destroy?: () => void }).destroy?.();
-          throw await tooLarge(`the server offers ${source.total} bytes,`);
-        }
-        const handle = await open(partial, "a");
-        let over = false;
-        try {
-          for await (const chunk of source.body) {
-            armStall();
-            if (offset + chunk.byteLength > limit) {
-              over = true;
-              break;
-            }
-            await handle.write(chunk);
-            hash.update(chunk);
-            offset += chunk.byteLength;
-            progress.update(offset, total);
-          }
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        if (over) throw await tooLarge("the server sent");
-        complete = true;
-      }
+      await transferOnce(t, controller.signal, armStall);
+      return;
     } catch (e) {
       const cause = controller.signal.aborted ? controller.signal.reason : e;
       if (e instanceof ReleaseError) throw e;
       if (attempt >= attempts) {
-        throw new ReleaseError(`download ${url}: ${reasonOf(cause)} (gave up after ${attempts} attempts; ${offset} bytes are kept to resume)`, { cause });
+        throw new ReleaseError(`download ${url}: ${errorMessage(cause)} (gave up after ${attempts} attempts; ${partial.offset} bytes are kept to resume)`, { cause });
       }
-      logger.warn(`download of ${url} interrupted at byte ${offset}: ${reasonOf(cause)}; resuming`);
-      await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
+      options.logger.warn(`download of ${url} interrupted at byte ${partial.offset}: ${errorMessage(cause)}; resuming`);
+      await sleep(clock, options.retryDelayMs ?? 1000);
     } finally {
-      clearTimeout(stall);
+      clock.clearTimeout(stall);
     }
-    if (complete) break;
   }
+}
 
-  const bytes = (await sizeOf(partial)) ?? 0;
-  progress.finish(bytes);
-  const actual = hash.digest("hex");
-  if (options.size !== undefined && bytes !== options.size) {
-    await rm(partial, { force: true });
-    throw new ReleaseError(`download ${url}: got ${bytes} bytes where ${options.size} were expected; the download was deleted`, { kind: "mismatch" });
+/** One attempt: the rest of the bytes appended to the partial file. Throws to be resumed. */
+async function transferOnce(t: Transfer, signal: AbortSignal, onData: () => void): Promise<void> {
+  const { url, partial, options, limit } = t;
+  const source = t.scheme === "file" ? await openFile(url, partial.offset) : await openHttp(url, partial.offset, signal);
+  if (source === "complete") return;
+  if (source === "restart") {
+    await startOver(partial);
+    throw new TransientError("the server sent a range other than the one asked for");
   }
-  if (expected !== undefined && actual !== expected) {
-    await rm(partial, { force: true });
-    throw new ReleaseError(`download ${url}: its sha256 is ${actual}, expected ${expected}; the download was deleted`, { kind: "mismatch" });
+  if (source.offset !== partial.offset) {
+    options.logger.info(`the server of ${url} does not resume downloads; starting over`);
+    await startOver(partial);
   }
-  const file = finalName(actual);
-  await rename(partial, file);
-  return { file, sha256: actual, bytes };
+  const total = source.total ?? options.size;
+  if (source.total !== undefined && source.total > limit) {
+    (source.body as { destroy?: () => void }).destroy?.();
+    throw await tooLarge(t, `the server offers ${source.total} bytes,`);
+  }
+  const handle = await open(partial.path, "a");
+  let over = false;
+  try {
+    for await (const chunk of source.body) {
+      onData();
+      if (partial.offset + chunk.byteLength > limit) {
+        over = true;
+        break;
+      }
+      await handle.write(chunk);
+      partial.hash.update(chunk);
+      partial.offset += chunk.byteLength;
+      t.progress.update(partial.offset, total);
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (over) throw await tooLarge(t, "the server sent");
+}
+
+/** Deletes what came and says how much too much it was. */
+async function tooLarge(t: Transfer, bytes: string): Promise<ReleaseError> {
+  const { options, limit } = t;
+  await rm(t.partial.path, { force: true });
+  const expected = options.size !== undefined ? `the ${options.size} bytes expected` : `the ${limit} bytes an artifact of unknown size may have`;
+  return new ReleaseError(`download ${t.url}: ${bytes} more than ${expected}; the download was deleted`, {
+    kind: options.size !== undefined ? "mismatch" : "failed",
+  });
 }

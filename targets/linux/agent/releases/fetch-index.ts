@@ -4,8 +4,8 @@
 import { open } from "node:fs/promises";
 import { BodyTooLargeError, httpGet, type HttpAnswer } from "./http-get.js";
 import { fileURLToPath } from "node:url";
-import { jsonSyntaxProblem, parseReleaseIndex, type ParsedReleaseIndex } from "../../../../core/index.js";
-import { ReleaseError, reasonOf } from "./release-error.js";
+import { errorMessage, jsonSyntaxProblem, parseReleaseIndex, type ParsedReleaseIndex } from "../../../../core/index.js";
+import { ReleaseError } from "./release-error.js";
 
 /** Far more than an index of years of releases; a larger answer is refused unread. */
 export const MAX_INDEX_BYTES = 4 * 1024 * 1024;
@@ -25,7 +25,7 @@ async function readFileBounded(url: URL, maxBytes: number): Promise<string> {
   try {
     handle = await open(fileURLToPath(url), "r");
   } catch (e) {
-    throw new ReleaseError(`release index ${url.href}: cannot read: ${reasonOf(e)}`, { cause: e });
+    throw new ReleaseError(`release index ${url.href}: cannot read: ${errorMessage(e)}`, { cause: e });
   }
   try {
     const buffer = Buffer.alloc(maxBytes + 1);
@@ -39,7 +39,7 @@ async function readFileBounded(url: URL, maxBytes: number): Promise<string> {
     return buffer.subarray(0, size).toString("utf8");
   } catch (e) {
     if (e instanceof ReleaseError) throw e;
-    throw new ReleaseError(`release index ${url.href}: cannot read: ${reasonOf(e)}`, { cause: e });
+    throw new ReleaseError(`release index ${url.href}: cannot read: ${errorMessage(e)}`, { cause: e });
   } finally {
     await handle.close();
   }
@@ -54,7 +54,7 @@ async function readText(url: URL, timeoutMs: number, maxBytes: number): Promise<
   try {
     response = await httpGet(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
   } catch (e) {
-    const why = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : reasonOf(e);
+    const why = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : errorMessage(e);
     throw new ReleaseError(`release index ${url.href}: ${why}`, { cause: e });
   }
   if (response.status < 200 || response.status > 299) {
@@ -65,7 +65,7 @@ async function readText(url: URL, timeoutMs: number, maxBytes: number): Promise<
     return await response.text(maxBytes);
   } catch (e) {
     if (e instanceof BodyTooLargeError) throw tooLarge(url, maxBytes);
-    throw new ReleaseError(`release index ${url.href}: the answer was cut short: ${reasonOf(e)}`, { cause: e });
+    throw new ReleaseError(`release index ${url.href}: the answer was cut short: ${errorMessage(e)}`, { cause: e });
   }
 }
 

@@ -1,6 +1,6 @@
 // Public face of the agent's releases: finding, downloading, verifying, installing and switching
 // versions of svc-server and of the agent itself.
-export { ReleaseError, reasonOf } from "./release-error.js";
+export { ReleaseError } from "./release-error.js";
 export { currentPlatform } from "./platform.js";
 export { fetchReleaseIndex, MAX_INDEX_BYTES, type FetchIndexOptions } from "./fetch-index.js";
 export { downloadArtifact, MAX_ARTIFACT_BYTES, type DownloadOptions, type DownloadedArtifact } from "./download.js";

@@ -4,12 +4,12 @@
 // Activation, and when it may happen, are the caller's decision. An index entry whose artifact
 // did not match it is not downloaded again until its backoff has passed (see download-failures.ts).
 import { rm } from "node:fs/promises";
-import { resolveRelease, type Logger, type ReleaseIndex } from "../../../../core/index.js";
+import { errorMessage, resolveRelease, type Logger, type ReleaseIndex } from "../../../../core/index.js";
 import type { Product } from "../agent-paths.js";
 import { downloadArtifact, type DownloadedArtifact, type DownloadOptions } from "./download.js";
 import type { DownloadFailures } from "./download-failures.js";
 import { readReleaseManifest } from "./release-manifest.js";
-import { ReleaseError, reasonOf } from "./release-error.js";
+import { ReleaseError } from "./release-error.js";
 import type { VersionStore } from "./version-store.js";
 
 export interface PrepareUpdateOptions {
@@ -104,6 +104,6 @@ export async function prepareUpdate(options: PrepareUpdateOptions): Promise<Prep
       await rm(downloaded.file, { force: true });
     }
   } catch (e) {
-    return { kind: "error", error: reasonOf(e) };
+    return { kind: "error", error: errorMessage(e) };
   }
 }

@@ -13,11 +13,3 @@ export class ReleaseError extends Error {
     this.kind = options?.kind ?? "failed";
   }
 }
-
-/** A short reason out of anything thrown, for messages that wrap it. */
-export function reasonOf(error: unknown): string {
-  if (error instanceof Error) {
-    return error.message;
-  }
-  return String(error);
-}

@@ -1,10 +1,11 @@
 // A svc-server left running by an agent that was killed (kill -9, power cut of the agent alone):
 // the next agent stops it before starting its own, or two servers would fight over the port.
 import { readFileSync, rmSync } from "node:fs";
+import { sleep, type Clock } from "../../../../core/index.js";
 import { signalGroup } from "./server-process.js";
 
 /** Stops the server named by `pidFile` if it is still a running svc-server; returns its PID then. */
-export async function stopOrphanServer(pidFile: string, graceMs: number): Promise<number | undefined> {
+export async function stopOrphanServer(pidFile: string, graceMs: number, clock: Clock): Promise<number | undefined> {
   let pid: number;
   try {
     pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
@@ -14,10 +15,10 @@ export async function stopOrphanServer(pidFile: string, graceMs: number): Promis
   rmSync(pidFile, { force: true });
   if (!Number.isInteger(pid) || pid <= 1 || !isSvcServer(pid)) return undefined;
   signalGroup(pid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const deadline = clock.now() + graceMs;
+  while (alive(pid) && clock.now() < deadline) await sleep(clock, 50);
   if (alive(pid)) signalGroup(pid, "SIGKILL");
-  while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (alive(pid)) await sleep(clock, 20);
   return pid;
 }
 

@@ -5,6 +5,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Clock } from "../../../../core/index.js";
+import { createNodeClock } from "../../logging/node-clock.js";
 
 export interface ServerExit {
   code: number | null;
@@ -31,6 +33,8 @@ export interface ServerProcessOptions {
   /** Where the server's output goes (the agent's own stdout and stderr by default). */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
+  /** Real time, for the grace before SIGKILL. */
+  clock?: Clock;
 }
 
 const STDERR_TAIL_LINES = 5;
@@ -43,6 +47,7 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
   });
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
+  const clock = options.clock ?? createNodeClock({ keepAlive: true });
   const tail: string[] = [];
   let partial = "";
   child.stdout?.on("data", (chunk: Buffer) => stdout.write(chunk));
@@ -82,9 +87,9 @@ export function startServerProcess(options: ServerProcessOptions): ServerProcess
     async stop(graceMs) {
       if (exit) return exit;
       signalGroup(child.pid, "SIGTERM");
-      const timer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), graceMs);
+      const timer = clock.setTimeout(() => signalGroup(child.pid, "SIGKILL"), graceMs);
       const result = await exited;
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       return result;
     },
   };

@@ -3,7 +3,8 @@
 // which system commands run at all (none under a root prefix).
 export { agentUnitText, AGENT_SERVICE_NAME, AGENT_UNIT_PATH, AGENT_EXECUTABLE, FALLBACK_SCRIPT_PATH, type AgentUnitOptions } from "./agent-unit.js";
 export { FALLBACK_SCRIPT, FALLBACK_MAX_ATTEMPTS } from "./fallback-script.js";
-export { installAgentService, AgentInstallError, type InstallAgentOptions, type InstallAgentResult } from "./install-agent.js";
+export { InstallError } from "../../system/index.js";
+export { installAgentService, type InstallAgentOptions, type InstallAgentResult } from "./install-agent.js";
 export { applyJournaldLimits, journaldDropInText, JOURNALD_DROP_IN, type JournaldLimits } from "./journald.js";
 export { applyAutoUpgrades, autoUpgradesText, unattendedUpgradesText, AUTO_UPGRADES_FILE, UNATTENDED_UPGRADES_FILE, type AutoUpgradeType, type UpgradesResult } from "./unattended-upgrades.js";
 export { readAptSources, parseOneLineSources, parseDeb822Sources, type AptSource } from "./apt-sources.js";

@@ -6,7 +6,7 @@
 // (system-command-runner.ts).
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { CommandRunner } from "../../system/index.js";
+import { enableUnit, InstallError, type CommandRunner } from "../../system/index.js";
 import { AGENT_EXECUTABLE, AGENT_SERVICE_NAME, AGENT_UNIT_PATH, FALLBACK_SCRIPT_PATH, agentUnitText, type AgentUnitOptions } from "./agent-unit.js";
 import { FALLBACK_SCRIPT } from "./fallback-script.js";
 import { writeIfChanged } from "../atomic-file.js";
@@ -28,17 +28,12 @@ export interface InstallAgentResult {
   commands: string[];
 }
 
-/** The install could not be done; the message says which step and why. */
-export class AgentInstallError extends Error {
-  override name = "AgentInstallError";
-}
-
 export async function installAgentService(options: InstallAgentOptions): Promise<InstallAgentResult> {
   const root = resolve(options.root ?? "/");
   const executable = options.unit?.executable ?? AGENT_EXECUTABLE;
   // A unit whose program is missing would restart forever: refuse before enabling it.
   if (!existsSync(join(root, executable))) {
-    throw new AgentInstallError(`${join(root, executable)} does not exist: install an agent version first (tools/install.sh does)`);
+    throw new InstallError(`${join(root, executable)} does not exist: install an agent version first (tools/install.sh does)`);
   }
   const unitPath = join(root, AGENT_UNIT_PATH);
   const fallbackPath = join(root, options.unit?.fallbackScript ?? FALLBACK_SCRIPT_PATH);
@@ -49,20 +44,9 @@ export async function installAgentService(options: InstallAgentOptions): Promise
     if (writeIfChanged(unitPath, unitText, 0o644)) written.push(unitPath);
     if (writeIfChanged(fallbackPath, FALLBACK_SCRIPT, 0o755)) written.push(fallbackPath);
   } catch (cause) {
-    throw new AgentInstallError((cause as Error).message, { cause });
+    throw new InstallError((cause as Error).message, { cause });
   }
 
-  const commands: string[] = [];
-  // daemon-reload even when nothing changed: an earlier install may have written the unit and
-  // failed before systemd read it.
-  for (const args of [["daemon-reload"], ["enable", "--now", AGENT_SERVICE_NAME]]) {
-    const typed = `systemctl ${args.join(" ")}`;
-    commands.push(typed);
-    const result = await options.run("systemctl", args);
-    if (result.code !== 0) {
-      const said = (result.stderr || result.stdout).trim();
-      throw new AgentInstallError(`${typed} failed (${result.code === null ? "could not run" : `exit ${result.code}`})${said ? `: ${said}` : ""}`);
-    }
-  }
+  const commands = await enableUnit(options.run, AGENT_SERVICE_NAME);
   return { unitPath, unitText, fallbackPath, written, commands };
 }

@@ -4,7 +4,8 @@
 // the queue already. When journalctl exits, it is started again after a growing pause, resuming
 // after the last entry forwarded (its cursor), so nothing is sent twice.
 import { spawn, type ChildProcess } from "node:child_process";
-import type { LogEntry, LogLevel, LogSink, Logger, SystemLogForwarding } from "../../../../core/index.js";
+import type { Clock, LogEntry, LogLevel, LogSink, Logger, SystemLogForwarding } from "../../../../core/index.js";
+import { createNodeClock } from "../../logging/node-clock.js";
 
 export interface JournalForwarderOptions {
   filter: SystemLogForwarding;
@@ -18,6 +19,8 @@ export interface JournalForwarderOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** Units whose lines are not forwarded. Default ["svc-agent.service"]. */
   ownUnits?: readonly string[];
+  /** Real time: the restart pause, and the time of an entry that carries none. */
+  clock?: Clock;
 }
 
 export interface JournalForwarder {
@@ -36,11 +39,12 @@ export function createJournalForwarder(options: JournalForwarderOptions): Journa
   const backoff = options.backoff ?? { initialMs: 1000, maxMs: 60_000 };
   const ownUnits = new Set(options.ownUnits ?? ["svc-agent.service"]);
   const passes = identifierFilter(options.filter);
+  const clock = options.clock ?? createNodeClock({ keepAlive: true });
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   let cursor: string | undefined;
   let pause = backoff.initialMs;
-  let restartTimer: ReturnType<typeof setTimeout> | undefined;
+  let restartTimer: unknown;
   let stopped = false;
   let forwarded = 0;
 
@@ -75,7 +79,7 @@ export function createJournalForwarder(options: JournalForwarderOptions): Journa
         resolve();
         if (stopped) return;
         options.logger?.warn("journalctl stopped; starting it again", { code, signal, stderr: stderr.trim(), in_ms: pause });
-        restartTimer = setTimeout(() => {
+        restartTimer = clock.setTimeout(() => {
           restartTimer = undefined;
           if (!stopped) start();
         }, pause);
@@ -96,7 +100,7 @@ export function createJournalForwarder(options: JournalForwarderOptions): Journa
     if (ownUnits.has(text(record._SYSTEMD_UNIT))) return;
     const identifier = text(record.SYSLOG_IDENTIFIER) || text(record._COMM);
     if (!passes(identifier)) return;
-    options.sink.write(journalEntry(record, identifier));
+    options.sink.write(journalEntry(record, identifier, clock.now()));
     forwarded++;
   }
 
@@ -110,7 +114,7 @@ export function createJournalForwarder(options: JournalForwarderOptions): Journa
     },
     async stop() {
       stopped = true;
-      if (restartTimer !== undefined) clearTimeout(restartTimer);
+      if (restartTimer !== undefined) clock.clearTimeout(restartTimer);
       const running = child;
       if (running?.pid !== undefined && running.exitCode === null && running.signalCode === null) {
         process.kill(running.pid, "SIGTERM");
@@ -139,7 +143,7 @@ export function levelOfPriority(priority: unknown): LogLevel {
   return "info";
 }
 
-function journalEntry(record: Record<string, unknown>, identifier: string): LogEntry {
+function journalEntry(record: Record<string, unknown>, identifier: string, now: number): LogEntry {
   const micros = Number(text(record.__REALTIME_TIMESTAMP));
   const fields: Record<string, unknown> = {};
   for (const [key, name] of [["_SYSTEMD_UNIT", "unit"], ["_PID", "pid"], ["_HOSTNAME", "hostname"]] as const) {
@@ -147,7 +151,7 @@ function journalEntry(record: Record<string, unknown>, identifier: string): LogE
     if (value !== "") fields[name] = value;
   }
   return {
-    time: Number.isFinite(micros) && micros > 0 ? Math.floor(micros / 1000) : Date.now(),
+    time: Number.isFinite(micros) && micros > 0 ? Math.floor(micros / 1000) : now,
     level: levelOfPriority(record.PRIORITY),
     logger: identifier === "" ? LOGGER_PREFIX : `${LOGGER_PREFIX}.${identifier}`,
     message: text(record.MESSAGE),

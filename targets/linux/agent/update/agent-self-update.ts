@@ -5,7 +5,7 @@
 // so in the marker, and the previous agent, started again, marks the new version bad.
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Logger } from "../../../../core/index.js";
+import type { Clock, Logger } from "../../../../core/index.js";
 import type { VersionStore } from "../releases/index.js";
 import { writeFileAtomicSync } from "../atomic-file.js";
 
@@ -23,8 +23,10 @@ export interface AgentSelfUpdateOptions {
   stateDir: string;
   /** The version of the agent running now. */
   runningVersion: string;
-  /** Scaled: how long the new version must run before it counts as good. */
+  /** How long the new version must run before it counts as good, on `clock`. */
   probationMs: number;
+  /** The agent clock. */
+  clock: Clock;
   logger: Logger;
 }
 
@@ -37,9 +39,10 @@ export interface AgentSelfUpdate {
 }
 
 export function createAgentSelfUpdate(options: AgentSelfUpdateOptions): AgentSelfUpdate {
-  const { agents, logger: log } = options;
+  const { agents, clock, logger: log } = options;
   const markerPath = join(options.stateDir, AGENT_UPDATE_MARKER);
-  let timer: NodeJS.Timeout | undefined;
+  // Cleared on close, so it holds nothing open.
+  let timer: unknown;
 
   const readMarker = (): Marker | undefined => {
     try {
@@ -62,11 +65,10 @@ export function createAgentSelfUpdate(options: AgentSelfUpdateOptions): AgentSel
         return;
       }
       if (marker.version !== options.runningVersion) return;
-      timer = setTimeout(() => {
+      timer = clock.setTimeout(() => {
         rmSync(markerPath, { force: true });
         log.info(`svc-agent ${marker.version} has run healthy; the update is complete`);
       }, options.probationMs);
-      timer.unref();
     },
     async activate(version) {
       const previous = await agents.current();
@@ -75,7 +77,7 @@ export function createAgentSelfUpdate(options: AgentSelfUpdateOptions): AgentSel
       log.info(`activated svc-agent ${version}${previous ? ` (was ${previous})` : ""}; restarting into it`);
     },
     close() {
-      if (timer) clearTimeout(timer);
+      if (timer !== undefined) clock.clearTimeout(timer);
     },
   };
 }

@@ -3,8 +3,7 @@
 // repeatedly in its first minutes, is marked bad and `current` goes back to the previous version.
 // The supervisor waits for the verdict before it starts a server again, so a version that failed
 // is killed once and never started again: the next start is the version rolled back to.
-import { createRollbackJudge, type Logger, type ProbationRules, type ProbationVerdict, type RollbackJudge } from "../../../../core/index.js";
-import { reasonOf } from "../releases/index.js";
+import { createRollbackJudge, errorMessage, type Clock, type Logger, type ProbationRules, type ProbationVerdict, type RollbackJudge } from "../../../../core/index.js";
 import type { ServerSupervisor, SupervisorEvent } from "../server/server-supervisor.js";
 import type { UpdateStateFile } from "./update-state.js";
 
@@ -17,8 +16,10 @@ export interface ServerProbationOptions {
   };
   supervisor: ServerSupervisor;
   state: UpdateStateFile;
-  /** Scaled start timeout and probation rules. */
+  /** Start timeout and probation rules, on `clock`. */
   rules(): ProbationRules;
+  /** The agent clock. */
+  clock: Clock;
   /** Runs a rollback in turn with the activations. */
   inTurn(work: () => Promise<void>): Promise<void>;
   logger: Logger;
@@ -31,12 +32,14 @@ export interface ServerProbation {
 }
 
 export function createServerProbation(options: ServerProbationOptions): ServerProbation {
-  const { versions, supervisor, state, logger: log } = options;
+  const { versions, supervisor, state, clock, logger: log } = options;
   let judge: RollbackJudge | undefined;
+  // Timers that end a probation nothing else ends; cleared on close so they hold nothing open.
+  const endTimers = new Set<unknown>();
 
   async function judgeEvent(event: SupervisorEvent): Promise<void> {
     if (!judge) return;
-    const now = Date.now();
+    const now = clock.now();
     let verdict: ProbationVerdict;
     if (event.kind === "started") verdict = judge.started(now);
     else if (event.kind === "exited") verdict = judge.exited(now, event.how);
@@ -56,9 +59,11 @@ export function createServerProbation(options: ServerProbationOptions): ServerPr
 
   function watchProbationEnd(current: RollbackJudge): void {
     const { probationMs } = options.rules();
-    setTimeout(() => {
-      if (judge === current && current.verdict(Date.now()).kind === "passed") endProbation(current);
-    }, probationMs + 10).unref();
+    const timer = clock.setTimeout(() => {
+      endTimers.delete(timer);
+      if (judge === current && current.verdict(clock.now()).kind === "passed") endProbation(current);
+    }, probationMs + 10);
+    endTimers.add(timer);
   }
 
   function endProbation(passed: RollbackJudge): void {
@@ -69,7 +74,7 @@ export function createServerProbation(options: ServerProbationOptions): ServerPr
       state.write(rest);
     } catch (error) {
       // Still written down as on probation, it is judged once more after a restart: no harm done.
-      log.warn(`cannot record the end of the probation: ${reasonOf(error)}`);
+      log.warn(`cannot record the end of the probation: ${errorMessage(error)}`);
     }
   }
 
@@ -84,16 +89,18 @@ export function createServerProbation(options: ServerProbationOptions): ServerPr
       log.error(`${reason}; rolled back to svc-server ${back} and marked ${version} bad`);
       await supervisor.restart(`rolled back to ${back}`);
     } catch (error) {
-      log.error(`${reason}; it cannot be rolled back: ${reasonOf(error)}`);
+      log.error(`${reason}; it cannot be rolled back: ${errorMessage(error)}`);
     }
   }
 
   return {
     start(version) {
-      judge = createRollbackJudge(version, Date.now(), options.rules());
+      judge = createRollbackJudge(version, clock.now(), options.rules());
     },
     close() {
       unsubscribe();
+      for (const timer of endTimers) clock.clearTimeout(timer);
+      endTimers.clear();
     },
   };
 }

@@ -6,11 +6,11 @@
 // Switches (activations and rollbacks) run one at a time, whoever asks for them (an update check,
 // the maintenance poll, a configuration reload, a verdict), and none of them throws: a switch that
 // fails is logged with its reason, the running version stays, and the next update check tries again.
-import type { Logger, ProbationRules } from "../../../../core/index.js";
+import { errorMessage, type Clock, type Logger, type ProbationRules } from "../../../../core/index.js";
+import { createNodeClock } from "../../logging/node-clock.js";
 import { fetchRestartStatus } from "../server/restart-status.js";
 import type { ServerEndpoint } from "../server/server-endpoint.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
-import { reasonOf } from "../releases/index.js";
 import { createSerialQueue } from "../../system/index.js";
 import { createServerProbation } from "./server-probation.js";
 import type { UpdateState, UpdateStateFile } from "./update-state.js";
@@ -29,8 +29,10 @@ export interface ServerUpdatesOptions {
   supervisor: ServerSupervisor;
   state: UpdateStateFile;
   endpoint(): ServerEndpoint;
-  /** Scaled start timeout and probation rules. */
+  /** Start timeout and probation rules, on `clock`. */
   probation(): ProbationRules;
+  /** The agent clock; Node's by default. */
+  clock?: Clock;
   logger: Logger;
 }
 
@@ -54,6 +56,7 @@ export function createServerUpdates(options: ServerUpdatesOptions): ServerUpdate
     supervisor,
     state,
     rules: options.probation,
+    clock: options.clock ?? createNodeClock({ keepAlive: true }),
     inTurn: (work) => switches.run(work),
     logger: log,
   });
@@ -69,7 +72,7 @@ export function createServerUpdates(options: ServerUpdatesOptions): ServerUpdate
     } catch (error) {
       restoreAfterFailedActivation(before, previous);
       const stays = previous ? `svc-server ${previous} keeps running` : "no version is current yet";
-      log.error(`cannot activate svc-server ${version}: ${reasonOf(error)}; ${stays}, and the next update check tries again`);
+      log.error(`cannot activate svc-server ${version}: ${errorMessage(error)}; ${stays}, and the next update check tries again`);
       return false;
     }
     probation.start(version);
@@ -144,7 +147,7 @@ export function createServerUpdates(options: ServerUpdatesOptions): ServerUpdate
   /** Runs a switch in turn; an error it did not handle itself is logged, never thrown. */
   const inTurn = <T>(what: string, work: () => Promise<T>, otherwise: T): Promise<T> =>
     switches.run(work).catch((error: unknown) => {
-      log.error(`${what}: ${reasonOf(error)}; the next update check tries again`);
+      log.error(`${what}: ${errorMessage(error)}; the next update check tries again`);
       return otherwise;
     });
 

@@ -3,6 +3,7 @@
 // object's StateChanged (activated, or deactivated) while the device's own StateChanged carries
 // the reason code of a failure. Signals are collected from before the call, so an activation that
 // completes before its path is known is not missed.
+import { errorMessage, type Clock } from "../../../../../core/index.js";
 import type { ActivationResult } from "../network-backend.js";
 import { NM_PATH, type NmBus, type NmSignal } from "./nm-bus.js";
 import {
@@ -24,6 +25,8 @@ export interface ActivationRequest {
   devicePath: string;
   interfaceName: string;
   timeoutMs: number;
+  /** Real time, for the time-out. */
+  clock: Clock;
 }
 
 function activeStateOf(signal: NmSignal): { state: number; reason?: number } | undefined {
@@ -70,18 +73,19 @@ export async function activateAndWait(nm: NmBus, request: ActivationRequest): Pr
     return { ok: false, reason: "the connection was deactivated" };
   };
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const { clock } = request;
+  let timer: unknown;
   try {
     let activePath: string;
     try {
       const [path] = await nm.call(NM_PATH, NM_INTERFACE, "ActivateConnection", "ooo", [request.profilePath, request.devicePath, "/"]);
       activePath = String(path);
     } catch (error) {
-      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      return { ok: false, reason: errorMessage(error) };
     }
 
     const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), request.timeoutMs);
+      timer = clock.setTimeout(() => resolve("timeout"), request.timeoutMs);
     });
     const initial = await nm.get<number>(activePath, ACTIVE_INTERFACE, "State").catch(() => ACTIVE_STATE_DEACTIVATED);
     if (!states.has(activePath)) states.set(activePath, { state: initial });
@@ -98,7 +102,7 @@ export async function activateAndWait(nm: NmBus, request: ActivationRequest): Pr
       }
     }
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     off();
   }
 }

@@ -1,6 +1,7 @@
 // Devices and access points as NetworkManager sees them, read over D-Bus and put in the agent's
 // words. A wifi scan is requested on each wifi device and waited for through its LastScan
 // property, so the list that follows is the fresh one.
+import type { Clock } from "../../../../../core/index.js";
 import type { AccessPoint, NetworkDevice } from "../network-backend.js";
 import type { NmBus } from "./nm-bus.js";
 import { NM_PATH } from "./nm-bus.js";
@@ -103,19 +104,19 @@ export async function listAccessPoints(nm: NmBus): Promise<AccessPoint[]> {
 }
 
 /** Asks every wifi device to scan and waits (up to `timeoutMs`) for each to report a new LastScan. */
-export async function requestScans(nm: NmBus, timeoutMs: number): Promise<void> {
+export async function requestScans(nm: NmBus, timeoutMs: number, clock: Clock): Promise<void> {
   const wifi = (await listDevices(nm)).filter((device) => device.kind === "wifi");
   await Promise.all(
     wifi.map(async (device) => {
       const done = new Promise<void>((resolve) => {
-        const timer = setTimeout(finish, timeoutMs);
+        const timer = clock.setTimeout(finish, timeoutMs);
         const off = nm.onSignal((signal) => {
           if (signal.path !== device.path || signal.member !== "PropertiesChanged") return;
           const [iface, changed] = signal.body as [string, Record<string, unknown>];
           if (iface === WIRELESS_INTERFACE && changed && "LastScan" in changed) finish();
         });
         function finish(): void {
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           off();
           resolve();
         }

@@ -2,6 +2,7 @@
 // the requested wifi device, or the first one, and activated; its address is read from the
 // device's IPv4 configuration once NetworkManager reports it up. Stopping deletes the profile,
 // which also takes the access point down.
+import type { Clock } from "../../../../../core/index.js";
 import type { Hotspot, HotspotRequest } from "../network-backend.js";
 import { activateAndWait } from "./activation.js";
 import { listDevices, pickDevice } from "./device-listing.js";
@@ -26,7 +27,7 @@ async function deviceAddress(nm: NmBus, devicePath: string): Promise<string> {
   return data?.[0]?.address ?? "";
 }
 
-export async function startHotspot(nm: NmBus, request: HotspotRequest, timeoutMs: number): Promise<Hotspot> {
+export async function startHotspot(nm: NmBus, request: HotspotRequest, timeoutMs: number, clock: Clock): Promise<Hotspot> {
   const device = pickDevice(await listDevices(nm), "wifi", request.interface);
   if (!device || device.kind !== "wifi") {
     throw new Error(request.interface === "" ? "hotspot: no wifi device" : `hotspot: ${request.interface} is not a wifi device`);
@@ -39,7 +40,7 @@ export async function startHotspot(nm: NmBus, request: HotspotRequest, timeoutMs
     const [path] = await nm.call(SETTINGS_PATH, SETTINGS_INTERFACE, "AddConnection", "a{sa{sv}}", [settings]);
     profilePath = String(path);
   }
-  const result = await activateAndWait(nm, { profilePath, devicePath: device.path, interfaceName: device.interface, timeoutMs });
+  const result = await activateAndWait(nm, { profilePath, devicePath: device.path, interfaceName: device.interface, timeoutMs, clock });
   if (!result.ok) throw new Error(`hotspot on ${device.interface}: ${result.reason}`);
   return { interface: device.interface, address: await deviceAddress(nm, device.path) };
 }

@@ -1,6 +1,7 @@
 // NetworkBackend on NetworkManager's D-Bus API: the pieces of this folder put together behind the
 // interface the provisioning logic and the captive portal are written against.
-import type { Logger } from "../../../../../core/index.js";
+import type { Clock, Logger } from "../../../../../core/index.js";
+import { createNodeClock } from "../../../logging/node-clock.js";
 import type { MessageBus } from "dbus-next";
 import type { ActivationResult, NetworkBackend } from "../network-backend.js";
 import { activateAndWait } from "./activation.js";
@@ -19,12 +20,15 @@ export interface NetworkManagerBackendOptions {
   activationTimeoutMs?: number;
   /** How long a wifi scan is waited for (default 10 s). */
   scanTimeoutMs?: number;
+  /** Real time, for those time-outs. Node's by default. */
+  clock?: Clock;
 }
 
 export async function createNetworkManagerBackend(options: NetworkManagerBackendOptions): Promise<NetworkBackend> {
   const { logger } = options;
   const activationTimeoutMs = options.activationTimeoutMs ?? 90_000;
   const scanTimeoutMs = options.scanTimeoutMs ?? 10_000;
+  const clock = options.clock ?? createNodeClock({ keepAlive: true });
   const nm = await openNmBus({ bus: options.bus });
   const store = createProfileStore(nm, logger);
   const events = createNetworkEvents(nm, logger);
@@ -43,6 +47,7 @@ export async function createNetworkManagerBackend(options: NetworkManagerBackend
       devicePath: device.path,
       interfaceName: device.interface,
       timeoutMs: activationTimeoutMs,
+      clock,
     });
     if (result.ok) logger.info("network active", { label, interface: result.interface });
     else logger.warn("network activation failed", { label, interface: device.interface, reason: result.reason });
@@ -55,7 +60,7 @@ export async function createNetworkManagerBackend(options: NetworkManagerBackend
         activeProfile === undefined ? { interface: name, kind, state } : { interface: name, kind, state, activeProfile },
       ),
     async scan() {
-      await requestScans(nm, scanTimeoutMs);
+      await requestScans(nm, scanTimeoutMs, clock);
       return listAccessPoints(nm);
     },
     accessPoints: () => listAccessPoints(nm),
@@ -79,7 +84,7 @@ export async function createNetworkManagerBackend(options: NetworkManagerBackend
       const [value] = await nm.call(NM_PATH, NM_INTERFACE, "CheckConnectivity");
       return connectivityName(Number(value));
     },
-    startHotspot: (request) => startHotspot(nm, request, activationTimeoutMs),
+    startHotspot: (request) => startHotspot(nm, request, activationTimeoutMs, clock),
     stopHotspot: () => stopHotspot(nm),
     onEvent: (listener) => events.onEvent(listener),
     async close() {

@@ -3,6 +3,7 @@
 // and go quickly, like active connections, never race a proxy being built), and a single match
 // rule brings every signal NetworkManager emits to the listeners registered here.
 import { DBusError, Message, MessageType, Variant, sessionBus, systemBus, type MessageBus } from "dbus-next";
+import { errorMessage } from "../../../../../core/index.js";
 
 export const NM_SERVICE = "org.freedesktop.NetworkManager";
 export const NM_PATH = "/org/freedesktop/NetworkManager";
@@ -74,7 +75,7 @@ export async function openNmBus(options: NmBusOptions = {}): Promise<NmBus> {
       return reply?.body ?? [];
     } catch (error) {
       if (error instanceof DBusError) throw new NetworkManagerError(member, error.type, error.text, { cause: error });
-      throw new NetworkManagerError(member, "", error instanceof Error ? error.message : String(error), { cause: error });
+      throw new NetworkManagerError(member, "", errorMessage(error), { cause: error });
     }
   };
 

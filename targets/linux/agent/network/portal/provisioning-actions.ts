@@ -1,7 +1,8 @@
 // What the portal page and the provisioning API do, apart from HTTP: list networks (one scan
 // shared by concurrent callers and reused for a few seconds), validate and hand on a network
 // choice and machine credentials, and remember how the last attempt went.
-import type { Logger } from "../../../../../core/index.js";
+import { errorMessage, type Logger } from "../../../../../core/index.js";
+import { createNodeClock } from "../../../logging/node-clock.js";
 import type { AccessPoint } from "../network-backend.js";
 import {
   credentialsProblem,
@@ -37,6 +38,7 @@ export interface ProvisioningActionsOptions {
   logger: Logger;
   /** How long a scan result is reused. Default 10 s. */
   scanMaxAgeMs?: number;
+  /** Real time. Default: the Node clock's. */
   now?: () => number;
 }
 
@@ -53,7 +55,7 @@ export interface ProvisioningActions {
 export function createProvisioningActions(options: ProvisioningActionsOptions): ProvisioningActions {
   const { logger } = options;
   const maxAge = options.scanMaxAgeMs ?? 10_000;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? createNodeClock().now;
   let lastError = options.lastError || undefined;
   let state: ProvisioningState = lastError ? "failed" : "waiting";
   let needsCredentials = options.needsCredentials;
@@ -86,7 +88,7 @@ export function createProvisioningActions(options: ProvisioningActionsOptions): 
     try {
       await options.saveCredentials(credentials);
     } catch (err) {
-      const error = `the machine credentials could not be saved: ${err instanceof Error ? err.message : String(err)}`;
+      const error = `the machine credentials could not be saved: ${errorMessage(err)}`;
       logger.error(error);
       lastError = error;
       return { ok: false, status: 500, error };
@@ -129,7 +131,7 @@ export function createProvisioningActions(options: ProvisioningActionsOptions): 
         try {
           result = await options.submit(network);
         } catch (err) {
-          result = { ok: false, error: err instanceof Error ? err.message : String(err) };
+          result = { ok: false, error: errorMessage(err) };
         }
         if (result.ok) {
           state = "connected";

@@ -2,18 +2,15 @@
 // address serving the page and the provisioning API, and the DNS responder that sends every
 // lookup there. Phones probe a well-known URL when they join a network; answering it with the
 // page (instead of the expected 204 or "Success") is what makes them show the sign-in sheet.
-import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../../../../../core/index.js";
+import { errorMessage, type Logger } from "../../../../../core/index.js";
 import type { AccessPoint } from "../network-backend.js";
 import { createDnsResponder, ipv4Bytes } from "./dns-responder.js";
-import { renderPortalPage, type CredentialsPrompt, type PortalPageInput } from "./portal-page.js";
-import { PORTAL_SCRIPT } from "./portal-script.js";
+import { createPortalPages } from "./portal-pages.js";
 import { createProvisioningActions, type SubmitResult } from "./provisioning-actions.js";
-import { API_BODY_LIMIT, API_PREFIX, createProvisioningApi, sendJson } from "./provisioning-api.js";
+import { API_PREFIX, createProvisioningApi, sendJson } from "./provisioning-api.js";
 import type { MachineCredentials, NetworkChoice } from "./provisioning-input.js";
-import { RequestBodyError, parseFormBody, readBody, requireMediaType } from "./request-body.js";
 
 /** The URLs phones and computers fetch to detect a captive portal; all answered with the page. */
 export const CAPTIVE_PROBE_PATHS = [
@@ -60,8 +57,6 @@ export interface ProvisioningPortal {
   reportError(message: string | undefined): void;
 }
 
-const PAGE_PATHS = new Set(["/", "/index.html"]);
-
 export function createProvisioningPortal(options: ProvisioningPortalOptions): ProvisioningPortal {
   const { logger, host } = options;
   if (!ipv4Bytes(host)) throw new TypeError(`provisioning portal: host must be an IPv4 address, got ${JSON.stringify(host)}`);
@@ -74,59 +69,7 @@ export function createProvisioningPortal(options: ProvisioningPortalOptions): Pr
     redirectAll: options.redirectAll,
     logger: logger.child("dns"),
   });
-  const scriptHash = createHash("sha256").update(PORTAL_SCRIPT).digest("base64");
-  const pageHeaders = {
-    "content-type": "text/html; charset=utf-8",
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; connect-src 'self'; form-action 'self'; img-src data:; base-uri 'none'; frame-ancestors 'none'`,
-  };
-
-  function credentialsPrompt(): CredentialsPrompt {
-    if (!actions.status().needsCredentials) return "none";
-    return options.fragmentId ? "optional" : "required";
-  }
-
-  async function sendPage(req: IncomingMessage, res: ServerResponse, status: number, extra: Partial<PortalPageInput>): Promise<void> {
-    const html = renderPortalPage({
-      manufacturer: options.manufacturer,
-      model: options.model,
-      fragmentId: options.fragmentId,
-      credentials: credentialsPrompt(),
-      networks: (await actions.networks()).filter((ap) => ap.ssid !== ""),
-      ...extra,
-    });
-    res.writeHead(status, { ...pageHeaders, "content-length": String(Buffer.byteLength(html)) });
-    res.end(req.method === "HEAD" ? undefined : html);
-  }
-
-  /** The form posted without JavaScript (as a form posts: urlencoded): same checks and outcome, answered with the page. */
-  async function postForm(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let form: Record<string, string>;
-    try {
-      requireMediaType(req, "application/x-www-form-urlencoded");
-      form = parseFormBody(await readBody(req, API_BODY_LIMIT));
-    } catch (err) {
-      if (!(err instanceof RequestBodyError)) throw err;
-      await sendPage(req, res, err.status, { outcome: { kind: "error", error: err.message } });
-      return;
-    }
-    const ssid = form["ssid"] ?? "";
-    const values = { ssid, part_id: (form["part_id"] ?? "").trim(), api_key_id: (form["api_key_id"] ?? "").trim() };
-    const apiKey = (form["api_key"] ?? "").trim();
-    const prompt = credentialsPrompt();
-    const anyCredential = values.part_id !== "" || values.api_key_id !== "" || apiKey !== "";
-    const credentials =
-      prompt === "required" || (prompt === "optional" && anyCredential)
-        ? { partId: values.part_id, apiKeyId: values.api_key_id, apiKey }
-        : undefined;
-    const outcome = await actions.provision({ ssid, psk: form["psk"] ?? "" }, credentials, prompt === "required");
-    if (outcome.ok) await sendPage(req, res, 200, { outcome: { kind: "success", ssid } });
-    else if (outcome.status === 400 && outcome.field) {
-      await sendPage(req, res, 400, { values, problem: { field: outcome.field, error: outcome.error } });
-    } else await sendPage(req, res, outcome.status, { values, outcome: { kind: "error", error: outcome.error } });
-  }
+  const pages = createPortalPages(options, actions);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
@@ -138,27 +81,8 @@ export function createProvisioningPortal(options: ProvisioningPortalOptions): Pr
       res.end("Bad request target\n");
       return;
     }
-    const path = url.pathname;
-    if (path.startsWith(API_PREFIX)) return api(req, res, path);
-    const known = PAGE_PATHS.has(path);
-    if (!known && !options.redirectAll) {
-      req.resume();
-      const text = `Not found. The setup page is at http://${host}/\n`;
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8", "content-length": String(Buffer.byteLength(text)) });
-      res.end(text);
-      return;
-    }
-    if (req.method === "GET" || req.method === "HEAD") {
-      const lastError = actions.status().lastError;
-      return sendPage(req, res, 200, {
-        values: { ssid: url.searchParams.get("ssid") ?? "" },
-        ...(lastError ? { outcome: { kind: "error", error: `The last attempt did not connect: ${lastError}` } } : {}),
-      });
-    }
-    if (req.method === "POST" && known) return postForm(req, res);
-    req.resume();
-    res.writeHead(405, { allow: known ? "GET, HEAD, POST" : "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
-    res.end(`${req.method} is not allowed here\n`);
+    if (url.pathname.startsWith(API_PREFIX)) return api(req, res, url.pathname);
+    return pages(req, res, url);
   }
 
   const server = createServer({ requestTimeout: 15_000, headersTimeout: 10_000 }, (req, res) => {
@@ -168,7 +92,7 @@ export function createProvisioningPortal(options: ProvisioningPortalOptions): Pr
       logger.warn("user activity callback failed", { error: String(err) });
     }
     route(req, res).catch((err: unknown) => {
-      logger.error("portal request failed", { path: req.url, error: err instanceof Error ? err.message : String(err) });
+      logger.error("portal request failed", { path: req.url, error: errorMessage(err) });
       if (res.headersSent) res.destroy();
       else sendJson(res, 500, { ok: false, error: "internal error" });
     });
