@@ -132,7 +132,7 @@ describe("with API keys", () => {
   });
 
   it("-webprofile's /debug routes need a token even from this machine", async () => {
-    for (const path of ["/debug/heap", "/debug/profile?seconds=0.1"]) {
+    for (const path of ["/debug/heap", "/debug/profile?seconds=0.1", "/debug/gc"]) {
       const refused = await fetch(`${server.url}${path}`);
       expect(refused.status, path).toBe(401);
       expect(await refused.text()).toContain("Bearer");
@@ -146,5 +146,8 @@ describe("with API keys", () => {
     const profile = await fetch(`${server.url}/debug/profile?seconds=0.1`, { headers: { authorization: `Bearer ${accessToken}` } });
     expect(profile.status).toBe(200);
     expect(JSON.parse(await profile.text())).toHaveProperty("nodes");
+    const gc = await fetch(`${server.url}/debug/gc`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(gc.status).toBe(200);
+    expect(await gc.json()).toEqual({ count: expect.any(Number), durationMs: expect.any(Number) });
   });
 });

@@ -1,6 +1,7 @@
 // Servers under benchmark run in their own Node process so they do not share an event loop with
 // the load generator. The benchmark starts its own bundled file again with extra arguments; the
-// child prints its ports as one JSON line on stdout and stops when its stdin ends.
+// child prints its ports as one JSON line on stdout and stops when its stdin ends. Servers in
+// other languages (the unary bench's grpc-go server) keep the same terms.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -11,9 +12,9 @@ export interface Ports {
   web: number;
 }
 
-export interface ChildServer {
+export interface ChildServer<P = Ports> {
   process: ChildProcess;
-  ports: Ports;
+  ports: P;
 }
 
 /** In the child: tells the parent its ports, then serves until the parent ends stdin. */
@@ -28,12 +29,16 @@ export function serveUntilStdinEnds(ports: Ports, stop: () => Promise<unknown>):
 
 /** In the parent: runs this benchmark file again with `args` and waits for the child's ports. */
 export function startChildServer(args: readonly string[]): Promise<ChildServer> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  return startServerProcess(process.execPath, [...process.execArgv, process.argv[1]!, ...args]);
+}
+
+/** Starts any program that keeps the same terms (ports as one JSON line, stops when stdin ends). */
+export function startServerProcess<P = Ports>(command: string, args: readonly string[]): Promise<ChildServer<P>> {
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} server exited (${code}) before it listened`)));
-    createInterface({ input: child.stdout! }).once("line", (line) => resolve({ process: child, ports: JSON.parse(line) }));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited (${code}) before it listened`)));
+    createInterface({ input: child.stdout! }).once("line", (line) => resolve({ process: child, ports: JSON.parse(line) as P }));
   });
 }
 

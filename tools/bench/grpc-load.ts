@@ -19,10 +19,13 @@ export function grpcFrame(message: Uint8Array): Buffer {
   return frame;
 }
 
+/** Request headers sent with every call besides the protocol's own (authorization, viam-sid). */
+export type CallHeaders = Readonly<Record<string, string>>;
+
 /** Calls `path` with `frame` over one HTTP/2 session; a call succeeds on grpc-status 0. */
-export function http2Caller(port: number, path: string, frame: Buffer): Caller {
+export function http2Caller(port: number, path: string, frame: Buffer, extra: CallHeaders = {}): Caller {
   const session = http2.connect(`http://127.0.0.1:${port}`);
-  const headers = { ":method": "POST", ":path": path, "content-type": "application/grpc+proto", te: "trailers" };
+  const headers = { ...extra, ":method": "POST", ":path": path, "content-type": "application/grpc+proto", te: "trailers" };
   return {
     call: () =>
       new Promise((resolve, reject) => {
@@ -37,9 +40,9 @@ export function http2Caller(port: number, path: string, frame: Buffer): Caller {
 }
 
 /** Calls `path` with `frame` as gRPC-web over HTTP/1.1, on up to `sockets` keep-alive connections. */
-export function grpcWebCaller(port: number, path: string, frame: Buffer, sockets: number): Caller {
+export function grpcWebCaller(port: number, path: string, frame: Buffer, sockets: number, extra: CallHeaders = {}): Caller {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
-  const headers = { "content-type": "application/grpc-web+proto", "x-grpc-web": "1", "content-length": frame.length };
+  const headers = { ...extra, "content-type": "application/grpc-web+proto", "x-grpc-web": "1", "content-length": frame.length };
   const options = { host: "127.0.0.1", port, path, method: "POST", agent, headers };
   return {
     call: () =>

@@ -130,8 +130,24 @@ describe("-webprofile", () => {
     expect(memory.heapUsed).toBeLessThan(holding - 10 * 1024 * 1024);
   });
 
+  it("GET /debug/gc answers the collections since start, counted and timed", async () => {
+    const first = await get("/debug/gc");
+    expect(first.status).toBe(200);
+    expect(first.headers["content-type"]).toBe("application/json");
+    const before = JSON.parse(first.body) as { count: number; durationMs: number };
+    expect(Object.keys(before).sort()).toEqual(["count", "durationMs"]);
+    // Short-lived garbage enough for several young-generation collections.
+    let kept = 0;
+    for (let i = 0; i < 2_000_000; i++) kept += { i, text: `garbage ${i}` }.text.length;
+    expect(kept).toBeGreaterThan(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    const after = JSON.parse((await get("/debug/gc")).body) as { count: number; durationMs: number };
+    expect(after.count).toBeGreaterThan(before.count);
+    expect(after.durationMs).toBeGreaterThan(before.durationMs);
+  });
+
   it("serves other machines only when the request is authenticated", async () => {
-    for (const path of ["/debug/profile?seconds=0.1", "/debug/heap", "/debug/memory"]) {
+    for (const path of ["/debug/profile?seconds=0.1", "/debug/heap", "/debug/memory", "/debug/gc"]) {
       const refused = await get(path, { "x-test-peer": "192.0.2.7" });
       expect(refused.status, path).toBe(403);
       expect(refused.body).toContain("loopback clients only");

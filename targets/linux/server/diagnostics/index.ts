@@ -5,6 +5,7 @@ export { dumpResources, resourceDump, type ResourceDumpEntry } from "./dump-reso
 export { startCpuProfile, startCpuProfileFile, type CpuProfileFile, type RunningCpuProfile } from "./cpu-profile.js";
 export { takeHeapSnapshot } from "./heap-snapshot.js";
 export { memoryAfterGc, type MemoryAfterGc } from "./memory-after-gc.js";
+export { watchGc, type GcTotals, type GcWatch } from "./gc-totals.js";
 export { webProfileRoutes, type WebProfileOptions } from "./web-profile.js";
 export { createTelemetry, type SpanAttributes, type Telemetry, type TelemetryOptions } from "./telemetry.js";
 export { reconfigureSpans } from "./reconfigure-spans.js";

@@ -1,12 +1,14 @@
 // -webprofile: profiling endpoints on the API port. `GET /debug/profile?seconds=N` answers a CPU
 // profile of the next N seconds (`.cpuprofile`); `GET /debug/heap` a heap snapshot
 // (`.heapsnapshot`); `GET /debug/memory` the process's memory figures right after a full garbage
-// collection (JSON, see memory-after-gc.ts). A profile exposes the program's insides and a
+// collection (JSON, see memory-after-gc.ts); `GET /debug/gc` the garbage collections since the
+// server started, `{count, durationMs}` (see gc-totals.ts). A profile exposes the program's insides and a
 // snapshot its memory (keys included): when API keys are configured every /debug request needs a
 // valid token, whoever asks, this machine included; without keys they are served to loopback
 // clients only.
 import { isLoopbackAddress, type HttpRequest, type HttpResponse, type HttpRoute } from "../transport/index.js";
 import { startCpuProfile } from "./cpu-profile.js";
+import { watchGc, type GcWatch } from "./gc-totals.js";
 import { takeHeapSnapshot } from "./heap-snapshot.js";
 import { memoryAfterGc } from "./memory-after-gc.js";
 
@@ -19,6 +21,8 @@ export interface WebProfileOptions {
   defaultSeconds?: number;
   /** The longest profile asked for. Default 300. */
   maxSeconds?: number;
+  /** What /debug/gc reads. Default: a watch begun now, with the routes. */
+  gc?: GcWatch;
 }
 
 export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
@@ -38,6 +42,7 @@ export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
     return false;
   };
   let snapshotting = false;
+  const gc = options.gc ?? watchGc();
 
   return [
     {
@@ -93,10 +98,15 @@ export function webProfileRoutes(options: WebProfileOptions = {}): HttpRoute[] {
       path: "/debug/memory",
       async handler(req, res) {
         if (!(await allowed(req, res))) return;
-        const body = JSON.stringify(await memoryAfterGc());
-        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
-        if (req.method === "HEAD") res.end();
-        else res.end(body);
+        json(req, res, await memoryAfterGc());
+      },
+    },
+    {
+      method: "GET",
+      path: "/debug/gc",
+      async handler(req, res) {
+        if (!(await allowed(req, res))) return;
+        json(req, res, gc.read());
       },
     },
   ];
@@ -109,6 +119,13 @@ function unauthorized(res: HttpResponse): void {
 
 function forbidden(res: HttpResponse): void {
   plain(res, 403, "profiling is served to loopback clients only, or with authorization: Bearer <token>\n");
+}
+
+function json(req: HttpRequest, res: HttpResponse, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
 }
 
 function plain(res: HttpResponse, status: number, text: string): void {
