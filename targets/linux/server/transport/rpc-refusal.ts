@@ -2,7 +2,8 @@
 // too large, a method nobody serves), in the caller's own protocol, and without reading its
 // body: a body nobody reads is never read. Over HTTP/1.1 the rest of an unread body would have to
 // be read before the next request on the connection, so unless it is small the connection closes
-// after the answer; over HTTP/2 Node resets just that stream (NO_ERROR) once the answer is sent.
+// after the answer (a body of unknown length is read on and dropped up to the same bound first);
+// over HTTP/2 Node resets just that stream (NO_ERROR) once the answer is sent.
 import http2 from "node:http2";
 import { codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
 import type { Code } from "../../../../core/index.js";
@@ -20,7 +21,9 @@ export interface RpcRefusal {
 export function answerRefusal(req: HttpRequest, res: HttpResponse, refusal: RpcRefusal, connectStatus?: number): void {
   // Gone already: the client left while its call was being checked.
   if (res.headersSent || res.writableEnded || isClosed(res)) return;
-  if (unreadBodyBytes(req) > smallBodyBytes) closeAfterAnswer(res);
+  const unread = unreadBodyBytes(req);
+  const chunkedHttp1 = unread === Infinity && !("stream" in req);
+  if (unread > smallBodyBytes && !chunkedHttp1) closeAfterAnswer(res);
   const contentType = req.headers["content-type"] ?? "";
   if (contentType.startsWith("application/grpc-web")) {
     // Trailers-only: the status travels in the headers, which CORS exposes to browsers.
@@ -39,6 +42,25 @@ export function answerRefusal(req: HttpRequest, res: HttpResponse, refusal: RpcR
     res.writeHead(connectStatus ?? codeToHttpStatus(refusal.code), { "content-type": "application/json" });
     res.end(body);
   }
+  if (chunkedHttp1) dropUnreadBody(req, res);
+}
+
+/**
+ * An HTTP/1.1 body of unknown length (chunked) after the answer: read on and dropped, as Node
+ * does after any answer, so that a client still writing it (most do, before they read) hears
+ * the answer rather than a broken pipe; past the small-body bound the connection closes.
+ */
+function dropUnreadBody(req: HttpRequest, res: HttpResponse): void {
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= smallBodyBytes) return;
+    req.off("data", onData);
+    const close = () => req.socket.destroy();
+    if (res.writableFinished) close();
+    else res.once("finish", close);
+  };
+  req.on("data", onData);
 }
 
 // An unread body this small is read and dropped by Node, and the connection kept.
