@@ -8,6 +8,7 @@ import { toJson, type Message } from "@bufbuild/protobuf";
 import { ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 import { runOperation, type CallRunner, type RunningOperation } from "../../../../core/index.js";
 import { fromConnectError, SESSION_HEADER, toConnectError } from "../rpc/index.js";
+import { callControlKey, type CallControl } from "../transport/index.js";
 
 /** Response header (and error metadata) naming the call's operation id. */
 export const OPERATION_ID_HEADER = "opid";
@@ -48,10 +49,12 @@ export function createCallInterceptor(options: CallInterceptorOptions): Intercep
     if (!req.stream) {
       const message = req.message;
       const op = begin(runner, method, sessionId, () => toJson(input, message));
-      const link = linkSignal(req.signal, op);
+      const control = req.contextValues.get(callControlKey);
+      // On the lean path the call's own control carries cancellation both ways, no signal made.
+      const link = control ? controlLink(control, op) : linkSignal(req.signal, op);
       req.contextValues.set(operationKey, op);
       try {
-        const res = await runOperation(op, () => next({ ...req, signal: link.signal }));
+        const res = await runOperation(op, () => next(link.signal ? { ...req, signal: link.signal } : req));
         res.header.set(OPERATION_ID_HEADER, op.id);
         return res;
       } catch (thrown) {
@@ -79,7 +82,7 @@ export function createCallInterceptor(options: CallInterceptorOptions): Intercep
     };
     let res;
     try {
-      res = await next({ ...req, message: tapped(), signal: link.signal });
+      res = await next({ ...req, message: tapped(), signal: link.signal ?? req.signal });
     } catch (thrown) {
       end();
       throw labelled(op.cancelReason() ?? thrown, op.id);
@@ -118,7 +121,7 @@ async function* followStream<T>(messages: AsyncIterable<T>, op: RunningOperation
  * The signal the handler sees: aborted when the operation is cancelled. The transport's own
  * signal (client gone, deadline, shutdown) cancels the operation, so every source goes one way.
  */
-function linkSignal(transport: AbortSignal, op: RunningOperation): { signal: AbortSignal; release(): void } {
+function linkSignal(transport: AbortSignal, op: RunningOperation): { signal?: AbortSignal; release(): void } {
   const controller = new AbortController();
   op.onCancel(() => controller.abort(toConnectError(op.cancelReason())));
   const onAbort = () => op.cancel(fromConnectError(transport.reason, "the call was cancelled"));
@@ -126,6 +129,14 @@ function linkSignal(transport: AbortSignal, op: RunningOperation): { signal: Abo
   else transport.addEventListener("abort", onAbort, { once: true });
   return { signal: controller.signal, release: () => transport.removeEventListener("abort", onAbort) };
 }
+
+function controlLink(control: CallControl, op: RunningOperation): { signal?: AbortSignal; release(): void } {
+  op.onCancel(() => control.abort(toConnectError(op.cancelReason())));
+  control.onTransportAbort((reason) => op.cancel(fromConnectError(reason, "the call was cancelled")));
+  return { release: noRelease };
+}
+
+const noRelease = () => {};
 
 function labelled(thrown: unknown, id: string): ConnectError {
   const error = toConnectError(thrown);

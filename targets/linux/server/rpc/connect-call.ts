@@ -27,11 +27,12 @@ const nothingToSettle = () => {};
 export function createConnectCall(context: HandlerContext, options: ConnectCallOptions): ConnectCall {
   const given = options.callInfo?.(context);
   if (given !== undefined) return { call: given, settle: nothingToSettle };
-  const signal = context.signal;
+  // Read only when the handler asks: on the lean path the signal is made on first use.
+  const signalOf = () => context.signal;
   const sessionId = context.requestHeader.get(SESSION_HEADER) ?? "";
   const forgets = new Set<() => void>();
   let settled = false;
-  const cancelled = () => signal.aborted;
+  const cancelled = () => signalOf().aborted;
 
   const call: CallInfo = {
     method: `/${context.service.typeName}/${context.method.name}`,
@@ -46,11 +47,12 @@ export function createConnectCall(context: HandlerContext, options: ConnectCallO
         forget();
         fn();
       };
+      const signal = signalOf();
       const forget = () => {
         forgets.delete(forget);
         signal.removeEventListener("abort", run);
       };
-      if (cancelled()) {
+      if (signal.aborted) {
         run();
         return () => {};
       }

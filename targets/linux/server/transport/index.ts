@@ -13,3 +13,4 @@ export { isLoopbackAddress, peerKey, peerOfRequest, type Peer } from "./peer.js"
 export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TRANSPORT_LIMITS, MESSAGE_SIZE_SETTING, type TransportLimits } from "./limits.js";
 export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "./bounded-text.js";
 export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "./peer-log-limit.js";
+export { callControlKey, type CallControl } from "./call-control.js";

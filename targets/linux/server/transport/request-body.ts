@@ -61,9 +61,12 @@ export function continueIfExpected(req: HttpRequest, res: HttpResponse): void {
   if (req.headers.expect?.toLowerCase() === "100-continue" && !res.headersSent) res.writeContinue();
 }
 
-// Follows the message boundaries through the chunks: 5 bytes of prefix (flags, then the length,
-// big-endian), then that many bytes of message.
-function createPrefixCheck(maxMessageBytes: number, open: boolean): (chunk: Uint8Array) => void {
+/**
+ * Follows the message boundaries through the chunks: 5 bytes of prefix (flags, then the length,
+ * big-endian), then that many bytes of message; throws RESOURCE_EXHAUSTED for a declared length
+ * over the limit.
+ */
+export function createPrefixCheck(maxMessageBytes: number, open: boolean): (chunk: Uint8Array) => void {
   const prefix = new Uint8Array(5);
   let prefixSeen = 0;
   let messageLeft = 0;

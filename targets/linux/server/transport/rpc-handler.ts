@@ -5,7 +5,9 @@
 // readRequestBody, checked as it arrives, under the call's deadline. Refusals are answered in the
 // caller's protocol without reading the body. connect-node's own adapter does none of this (it
 // hands the whole body to connect, which reads it before any interceptor runs), so this takes
-// its place; it is the same few steps around the same connect functions.
+// its place; it is the same few steps around the same connect functions. Unary calls in binary
+// gRPC and gRPC-web take the lean path (lean-unary.ts): the same limits, interceptors and
+// implementations without connect's general machinery; everything else goes through connect.
 import {
   ConnectError,
   createConnectRouter,
@@ -26,6 +28,7 @@ import { startCallDeadline } from "./call-deadline.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge, type TransportLimits } from "./limits.js";
 import { continueIfExpected, readRequestBody } from "./request-body.js";
+import { createLeanUnary, type LeanUnary } from "./lean-unary.js";
 import { answerRefusal, closeAfterAnswer, type RpcRefusal } from "./rpc-refusal.js";
 
 export interface RpcHandlerOptions {
@@ -55,15 +58,22 @@ const prefixBytes = 5;
 
 export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   const { limits, checkRpc, onError } = options;
+  const interceptors = [createCallBoundsInterceptor(), ...options.interceptors];
   const router = createConnectRouter({
-    interceptors: [createCallBoundsInterceptor(), ...options.interceptors],
+    interceptors,
     shutdownSignal: options.shutdownSignal,
     acceptCompression: [compressionGzip, compressionBrotli],
     // connect's own checks, after decompression too; readRequestBody checks before.
     readMaxBytes: limits.maxMessageBytes,
     writeMaxBytes: limits.maxMessageBytes,
   });
-  options.routes(router);
+  const lean = createLeanUnary({
+    interceptors,
+    shutdownSignal: options.shutdownSignal,
+    maxMessageBytes: limits.maxMessageBytes,
+    onError,
+  });
+  options.routes(recordingServices(router, lean.addService));
   const methods = new Map<string, UniversalHandler>();
   const services = new Set<string>();
   for (const handler of router.handlers) {
@@ -75,35 +85,40 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean): void {
     const deadline = startCallDeadline(req);
     if (deadline) res.once("close", deadline.clear);
-    const contentType = req.headers["content-type"] ?? "";
-    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
     const maxMessageBytes = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
-    const body = readRequestBody(req, {
-      enveloped,
-      maxMessageBytes,
-      maxBodyBytes: singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined,
-      open: isOpen,
-      deadline: deadline?.signal,
-      onAbandoned: () => closeAfterAnswer(res),
-    });
-    let universal: ReturnType<typeof universalRequestFromNodeRequest>;
+    let values: ContextValues;
     try {
-      const values = options.contextValues(req);
-      if (deadline) values.set(callHasDeadlineKey, true);
-      universal = universalRequestFromNodeRequest(req, res, undefined, values);
+      values = options.contextValues(req);
     } catch (error) {
-      // connect needs the authority to build the URL; an HTTP/1.0 request may have none.
-      answerRefusal(req, res, { code: Code.InvalidArgument, message: ConnectError.from(error).rawMessage });
+      onError(error, path);
+      answerRefusal(req, res, { code: Code.Internal, message: "internal error" });
       return;
     }
-    const signal = deadline ? AbortSignal.any([universal.signal, deadline.signal]) : universal.signal;
+    if (deadline) values.set(callHasDeadlineKey, true);
     continueIfExpected(req, res);
-    method({ ...universal, body, signal })
-      .then((answer) => universalResponseToNodeResponse(answer, res))
-      .catch((reason: unknown) => {
-        // Aborted: the client went away, nobody is left to tell.
-        if (ConnectError.from(reason).code !== Code.Aborted) onError(reason, path);
+    const protocol = lean.accepts(req, path);
+    if (protocol === undefined) {
+      const contentType = req.headers["content-type"] ?? "";
+      const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
+      const body = readRequestBody(req, {
+        enveloped,
+        maxMessageBytes,
+        maxBodyBytes: singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined,
+        open: isOpen,
+        deadline: deadline?.signal,
+        onAbandoned: () => closeAfterAnswer(res),
       });
+      return runConnect(method, req, res, path, onError, { values, body, deadline: deadline?.signal });
+    }
+    lean.serve(req, res, {
+      path,
+      protocol,
+      values,
+      maxMessageBytes,
+      open: isOpen,
+      deadline: deadline?.signal,
+      fallBack: (read) => runConnect(method, req, res, path, onError, { values, body: onlyChunk(read), deadline: deadline?.signal }),
+    });
   }
 
   return {
@@ -145,6 +160,57 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     const error = tooLarge(`request body of ${declared} bytes`, limit, isOpen);
     return { code: error.code, message: error.rawMessage };
   }
+}
+
+// connect's way: its protocol handler reads `body` and answers.
+function runConnect(
+method: UniversalHandler,
+req: HttpRequest,
+res: HttpResponse,
+path: string,
+onError: RpcHandlerOptions["onError"],
+call: ConnectCall,
+): void {
+  let universal: ReturnType<typeof universalRequestFromNodeRequest>;
+  try {
+    universal = universalRequestFromNodeRequest(req, res, undefined, call.values);
+  } catch (error) {
+    // connect needs the authority to build the URL; an HTTP/1.0 request may have none.
+    answerRefusal(req, res, { code: Code.InvalidArgument, message: ConnectError.from(error).rawMessage });
+    return;
+  }
+  const signal = call.deadline ? AbortSignal.any([universal.signal, call.deadline]) : universal.signal;
+  method({ ...universal, body: call.body, signal })
+    .then((answer) => universalResponseToNodeResponse(answer, res))
+    .catch((reason: unknown) => {
+      // Aborted: the client went away, nobody is left to tell.
+      if (ConnectError.from(reason).code !== Code.Aborted) onError(reason, path);
+    });
+}
+
+interface ConnectCall {
+  readonly values: ContextValues;
+  readonly body: AsyncIterable<Uint8Array>;
+  readonly deadline: AbortSignal | undefined;
+}
+
+// A router that also hands each service it registers to `record`, so the lean path serves the
+// very implementations connect does.
+function recordingServices(router: ConnectRouter, record: LeanUnary["addService"]): ConnectRouter {
+  return {
+    ...router,
+    service(service, impl, serviceOptions) {
+      // Options of its own (interceptors, limits) are for connect's path alone.
+      if (serviceOptions === undefined) record(service, impl as never);
+      router.service(service, impl, serviceOptions);
+      return this;
+    },
+    rpc: (...args: Parameters<ConnectRouter["rpc"]>) => (router.rpc as (...a: unknown[]) => ConnectRouter)(...args),
+  } as ConnectRouter;
+}
+
+async function* onlyChunk(chunk: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield chunk;
 }
 
 // Unary and server-streaming calls take one message: their whole body is held to its limit.

@@ -1,0 +1,68 @@
+// The whole body of a call that takes one message, gathered from Node's 'data' events under the
+// same bounds readRequestBody keeps on the other path: the message's declared length is checked
+// from its prefix as soon as the prefix arrives, the body is cut off the moment it passes its
+// limit, and a body still arriving at the call's deadline ends the call with the deadline's
+// error. A body left partly unread is reported, so the connection can be closed rather than read
+// to its end.
+import type { HttpRequest } from "./http-types.js";
+import { tooLarge } from "./limits.js";
+import { createPrefixCheck } from "./request-body.js";
+
+export interface CollectBodyOptions {
+  readonly maxMessageBytes: number;
+  /** The whole body's limit: one message and its prefix. */
+  readonly maxBodyBytes: number;
+  /** The limits are those of a call made without credentials. */
+  readonly open: boolean;
+  /** Aborted at the call's deadline; its reason is the error. */
+  readonly deadline?: AbortSignal;
+  /** Told when reading stops before the body's end. */
+  readonly onAbandoned: () => void;
+}
+
+/** Resolves with the body; rejects with the bound it broke, the deadline, or the stream's error. */
+export function collectBody(req: HttpRequest, options: CollectBodyOptions): Promise<Buffer> {
+  const { maxBodyBytes, deadline } = options;
+  const checkPrefix = createPrefixCheck(options.maxMessageBytes, options.open);
+  return new Promise((resolve, reject) => {
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let total = 0;
+
+    const stop = (error: unknown) => {
+      detach();
+      options.onAbandoned();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      try {
+        if (total > maxBodyBytes) throw tooLarge(`request body of at least ${total} bytes`, options.maxMessageBytes, options.open);
+        // Only the first prefix can be declared within one message's limit.
+        if (total - chunk.length < 5) checkPrefix(chunk.subarray(0, 5 - (total - chunk.length)));
+      } catch (error) {
+        return stop(error);
+      }
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
+    };
+    const onEnd = () => {
+      detach();
+      resolve(chunks ? Buffer.concat(chunks, total) : (first ?? Buffer.alloc(0)));
+    };
+    const onError = (error: Error) => stop(error);
+    const onDeadline = () => stop(deadline!.reason);
+    const detach = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      deadline?.removeEventListener("abort", onDeadline);
+    };
+
+    if (deadline?.aborted) return stop(deadline.reason);
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", onError);
+    deadline?.addEventListener("abort", onDeadline, { once: true });
+  });
+}

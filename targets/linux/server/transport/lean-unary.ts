@@ -1,0 +1,301 @@
+// The short way for the calls a robot makes most: unary calls in binary gRPC over HTTP/2 and
+// binary gRPC-web, uncompressed. connect's protocol handlers are general (every protocol, every
+// method kind, compression, JSON), and pay per call for that generality: async-iterable
+// pipelines, WHATWG Headers and URL objects, several AbortControllers. Here a call is its body
+// gathered under the port's limits, one envelope, protobuf-es decode, the SAME interceptors
+// (bounds, auth, operations, telemetry) around the SAME implementation the router holds, encode,
+// and one write of headers, message and trailers. Errors are written by connect's own trailer
+// code, so a client sees the same statuses, messages and details either way.
+//
+// Whatever is out of the ordinary goes the general way with the body already read: a body that
+// is not exactly one well-formed envelope, a message that does not decode, compression, JSON,
+// gRPC-web's text form. connect then answers it exactly as it always did.
+import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import {
+  ConnectError,
+  createServiceImplSpec,
+  type ContextValues,
+  type HandlerContext,
+  type Interceptor,
+  type ServiceImpl,
+  type UnaryRequest,
+  type UnaryResponse,
+} from "@connectrpc/connect";
+import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import { Code } from "../../../../core/index.js";
+import { trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
+import { callControlKey, createCallControl, type CallControl, type TransportCallControl } from "./call-control.js";
+import { collectBody } from "./collect-body.js";
+import type { HttpRequest, HttpResponse } from "./http-types.js";
+import { headerRecord, recordHeaders } from "./record-headers.js";
+import { closeAfterAnswer } from "./rpc-refusal.js";
+
+export type LeanProtocol = "grpc" | "grpc-web";
+
+export interface LeanUnaryOptions {
+  /** The same interceptors connect's router runs, outermost first. */
+  readonly interceptors: readonly Interceptor[];
+  readonly shutdownSignal: AbortSignal;
+  /** Largest response message (the request side is held by the caller's limits). */
+  readonly maxMessageBytes: number;
+  /** Told when an answer could not be written. */
+  readonly onError: (error: unknown, path: string) => void;
+}
+
+/** What a call on the lean path is given by the port. */
+export interface LeanCall {
+  readonly path: string;
+  readonly protocol: LeanProtocol;
+  readonly values: ContextValues;
+  readonly maxMessageBytes: number;
+  readonly open: boolean;
+  /** Aborted at the call's deadline with DEADLINE_EXCEEDED. */
+  readonly deadline?: AbortSignal;
+  /** The general way, for a call this path does not take after all: given the body already read. */
+  readonly fallBack: (body: Buffer) => void;
+}
+
+export interface LeanUnary {
+  /** Records a service as the router registers it; its unary methods get the short way. */
+  addService(service: DescService, impl: Partial<ServiceImpl<DescService>>): void;
+  /** The protocol of a request this path takes for `path`, or undefined. */
+  accepts(req: HttpRequest, path: string): LeanProtocol | undefined;
+  /** Runs the call (accepts() said yes). */
+  serve(req: HttpRequest, res: HttpResponse, call: LeanCall): void;
+}
+
+interface LeanMethod {
+  readonly method: DescMethodUnary;
+  readonly service: DescService;
+  /** The interceptors around the implementation, composed once. */
+  readonly invoke: (req: UnaryRequest) => Promise<UnaryResponse>;
+}
+
+const grpcContentTypes = new Set(["application/grpc", "application/grpc+proto"]);
+const grpcWebContentTypes = new Set(["application/grpc-web", "application/grpc-web+proto"]);
+const responseContentType: Record<LeanProtocol, string> = {
+  grpc: "application/grpc+proto",
+  "grpc-web": "application/grpc-web+proto",
+};
+
+export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
+  const methods = new Map<string, LeanMethod>();
+  // Calls running, so that a shutdown reaches each without a listener per call.
+  const running = new Set<TransportCallControl>();
+  options.shutdownSignal.addEventListener("abort", () => {
+    const reason = new ConnectError("the server is shutting down", Code.Unavailable);
+    for (const control of running) control.abortFromTransport(reason);
+  });
+
+  function addService(service: DescService, impl: Partial<ServiceImpl<DescService>>): void {
+    const spec = createServiceImplSpec(service, impl as ServiceImpl<DescService>);
+    for (const method of service.methods) {
+      if (!isUnary(method)) continue;
+      const implementation = spec.methods[method.localName]!.impl as Implementation;
+      methods.set(`/${service.typeName}/${method.name}`, leanMethod(service, method, implementation, options.interceptors));
+    }
+  }
+
+  function accepts(req: HttpRequest, path: string): LeanProtocol | undefined {
+    if (req.method !== "POST" || !methods.has(path)) return undefined;
+    const encoding = req.headers["grpc-encoding"];
+    if (encoding !== undefined && encoding !== "identity") return undefined;
+    const type = req.headers["content-type"] ?? "";
+    if (grpcContentTypes.has(type)) return "stream" in req ? "grpc" : undefined;
+    return grpcWebContentTypes.has(type) ? "grpc-web" : undefined;
+  }
+
+  function serve(req: HttpRequest, res: HttpResponse, call: LeanCall): void {
+    const lean = methods.get(call.path)!;
+    collectBody(req, {
+      maxMessageBytes: call.maxMessageBytes,
+      maxBodyBytes: call.maxMessageBytes + 5,
+      open: call.open,
+      deadline: call.deadline,
+      onAbandoned: () => closeAfterAnswer(res),
+    }).then(
+      (body) => {
+        const message = decodeEnvelope(lean.method.input, body);
+        if (message === undefined) call.fallBack(body);
+        else run(lean, message, req, res, call);
+      },
+      (error: unknown) => answer(res, call, errorAnswer(error)),
+    );
+  }
+
+  // The call itself: the interceptors and the implementation, then the answer.
+  function run(lean: LeanMethod, message: object, req: HttpRequest, res: HttpResponse, call: LeanCall): void {
+    const control = createCallControl();
+    running.add(control);
+    call.values.set(callControlKey, control);
+    let settled = false;
+    const onClose = () => {
+      if (!settled) control.abortFromTransport(new ConnectError("the client went away", Code.Canceled));
+    };
+    res.once("close", onClose);
+    const onDeadline = () => control.abortFromTransport(call.deadline!.reason);
+    call.deadline?.addEventListener("abort", onDeadline, { once: true });
+
+    const request = leanRequest(lean, message, req, call, control);
+    lean.invoke(request).then(
+      (response) => {
+        const bytes = toBinary(lean.method.output, response.message as never);
+        if (bytes.length > options.maxMessageBytes) {
+          const tooLarge = new ConnectError(
+            `message size ${bytes.length} is larger than configured writeMaxBytes ${options.maxMessageBytes}`,
+            Code.ResourceExhausted,
+          );
+          return answer(res, call, errorAnswer(tooLarge, response.header));
+        }
+        answer(res, call, { header: response.header, trailer: response.trailer, message: bytes });
+      },
+      (error: unknown) => answer(res, call, errorAnswer(error, request.responseHeader)),
+    ).finally(() => {
+      settled = true;
+      running.delete(control);
+      res.off("close", onClose);
+      call.deadline?.removeEventListener("abort", onDeadline);
+    });
+  }
+
+  function answer(res: HttpResponse, call: LeanCall, outcome: Outcome): void {
+    try {
+      writeAnswer(res, call.protocol, outcome);
+    } catch (error) {
+      options.onError(error, call.path);
+    }
+  }
+
+  return { addService, accepts, serve };
+}
+
+type Implementation = (input: unknown, context: HandlerContext) => unknown;
+
+// One method: the interceptors composed once around the call of its implementation.
+function leanMethod(service: DescService, method: DescMethodUnary, implementation: Implementation, interceptors: readonly Interceptor[]): LeanMethod {
+  const inner = async (req: UnaryRequest): Promise<UnaryResponse> => {
+    const lean = req as LeanRequest;
+    // The request as the interceptors left it; its signal is made only if the handler reads it.
+    const context: HandlerContext = {
+      method,
+      service,
+      requestMethod: "POST",
+      protocolName: lean.protocolName,
+      url: req.url,
+      get signal() {
+        return req.signal;
+      },
+      timeoutMs: lean.timeoutMs,
+      requestHeader: req.header,
+      responseHeader: lean.responseHeader,
+      responseTrailer: lean.responseTrailer,
+      values: req.contextValues,
+    };
+    const answer = await implementation(req.message, context);
+    return {
+      stream: false,
+      service,
+      method,
+      header: lean.responseHeader,
+      trailer: lean.responseTrailer,
+      message: isMessage(answer, method.output) ? answer : create(method.output, answer as never),
+    };
+  };
+  const invoke = interceptors.reduceRight<(req: UnaryRequest) => Promise<UnaryResponse>>(
+    (next, interceptor) => interceptor(next as never) as never,
+    inner,
+  );
+  return { method, service, invoke };
+}
+
+function isUnary(method: DescService["methods"][number]): method is DescMethodUnary {
+  return method.methodKind === "unary";
+}
+
+interface LeanRequest extends UnaryRequest {
+  readonly protocolName: LeanProtocol;
+  readonly timeoutMs: () => number | undefined;
+  readonly responseHeader: Headers;
+  readonly responseTrailer: Headers;
+}
+
+function leanRequest(lean: LeanMethod, message: object, req: HttpRequest, call: LeanCall, control: CallControl): LeanRequest {
+  const deadlineAt = deadlineOf(req);
+  return {
+    stream: false,
+    service: lean.service,
+    method: lean.method,
+    requestMethod: "POST",
+    url: `http://${req.headers[":authority"] ?? req.headers.host ?? "localhost"}${call.path}`,
+    get signal() {
+      return control.signal;
+    },
+    header: recordHeaders(req.headers as Record<string, string | string[] | undefined>),
+    contextValues: call.values,
+    message: message as never,
+    protocolName: call.protocol,
+    timeoutMs: () => (deadlineAt === undefined ? undefined : deadlineAt - Date.now()),
+    responseHeader: recordHeaders({ "content-type": responseContentType[call.protocol] }),
+    responseTrailer: recordHeaders(),
+  };
+}
+
+// When the caller's deadline falls, for a handler that asks (call-deadline.ts holds the call to it).
+function deadlineOf(req: HttpRequest): number | undefined {
+  const value = req.headers["grpc-timeout"];
+  if (typeof value !== "string") return undefined;
+  const match = /^(\d{1,8})([HMSmun])$/.exec(value);
+  if (!match) return undefined;
+  const unitMs: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
+  return Date.now() + Number(match[1]) * unitMs[match[2]!]!;
+}
+
+/** The one message of a well-formed body, or undefined for anything else (left to connect). */
+function decodeEnvelope(schema: DescMessage, body: Buffer): object | undefined {
+  if (body.length < 5 || body[0] !== 0 || body.readUInt32BE(1) !== body.length - 5) return undefined;
+  try {
+    return fromBinary(schema, body.subarray(5));
+  } catch {
+    return undefined;
+  }
+}
+
+interface Outcome {
+  readonly header: Headers;
+  readonly trailer: Headers;
+  /** The answer's bytes; none when the call failed. */
+  readonly message?: Uint8Array;
+}
+
+// As connect does: a ConnectError's status, metadata and details go in the trailer; anything
+// else is an internal error whose text stays here.
+function errorAnswer(error: unknown, header?: Headers): Outcome {
+  const connectError = error instanceof ConnectError ? error : new ConnectError("internal error", Code.Internal, undefined, undefined, error);
+  return { header: header ?? recordHeaders(), trailer: setTrailerStatus(recordHeaders(), connectError) };
+}
+
+function writeAnswer(res: HttpResponse, protocol: LeanProtocol, outcome: Outcome): void {
+  if (res.headersSent || res.writableEnded) return;
+  const header = headerRecord(outcome.header);
+  header["content-type"] ??= responseContentType[protocol];
+  const trailer = headerRecord(outcome.trailer);
+  trailer["grpc-status"] ??= "0";
+  res.writeHead(200, header);
+  if (protocol === "grpc") {
+    res.addTrailers(trailer);
+    if (outcome.message) res.end(envelope(0, outcome.message));
+    else res.end();
+    return;
+  }
+  const trailerBytes = trailerSerialize(recordHeaders(trailer));
+  const trailerFrame = envelope(trailerFlag, trailerBytes);
+  res.end(outcome.message ? Buffer.concat([envelope(0, outcome.message), trailerFrame]) : trailerFrame);
+}
+
+function envelope(flags: number, bytes: Uint8Array): Buffer {
+  const frame = Buffer.allocUnsafe(5 + bytes.length);
+  frame[0] = flags;
+  frame.writeUInt32BE(bytes.length, 1);
+  frame.set(bytes, 5);
+  return frame;
+}
