@@ -3,7 +3,7 @@
 // reconfigure = ReconfigureResource (in place) when the module implements it, close =
 // RemoveResource while the same run of the module is up (a crashed module has nothing to remove).
 import { errorMessage, formatResourceName, type ModelRegistration, type Resource } from "../../../core/index.js";
-import { createRemoteResource } from "../remote/index.js";
+import { createRemoteResource, markServedBy } from "../remote/index.js";
 import type { ModuleClient } from "./module-client.js";
 import type { ModuleValidations } from "./module-validations.js";
 
@@ -57,6 +57,7 @@ export function modularModel(options: ModularModelOptions): ModelRegistration {
         },
       };
       builtBy.set(resource, client);
+      markServedBy(resource, client.transport);
       return resource;
     },
     async reconfigure(resource, ctx) {

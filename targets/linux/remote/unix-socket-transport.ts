@@ -7,6 +7,7 @@ import { ConnectError, type Interceptor, type Transport } from "@connectrpc/conn
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { connect } from "node:net";
 import { Code } from "../../../core/index.js";
+import { rawUnary, type RawUnaryCall } from "./raw-unary.js";
 
 export interface UnixSocketTransportOptions {
   /** Closes the connection after this long without calls (it is dialled again on the next). Default 15 minutes. */
@@ -19,6 +20,8 @@ export interface UnixSocketTransportOptions {
 
 export interface UnixSocketTransport extends Transport {
   readonly socketPath: string;
+  /** One unary call as bytes, on the same connection (raw-unary.ts). */
+  rawUnary(call: RawUnaryCall): Promise<Uint8Array>;
   /** Ends the connection; calls in flight fail, later calls fail at once. Idempotent. */
   close(): void;
   readonly closed: boolean;
@@ -50,6 +53,10 @@ export function createUnixSocketTransport(socketPath: string, options: UnixSocke
     unary(method, signal, timeoutMs, header, input, contextValues) {
       if (closed) return Promise.reject(refuse());
       return grpc.unary(method, signal, timeoutMs, header, input, contextValues);
+    },
+    rawUnary(call) {
+      if (closed) return Promise.reject(refuse());
+      return rawUnary(sessions, call);
     },
     stream(method, signal, timeoutMs, header, input, contextValues) {
       if (closed) return Promise.reject(refuse());

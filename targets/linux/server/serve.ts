@@ -17,7 +17,7 @@ import { createLinuxMachine, type LinuxMachineOptions } from "./linux-machine.js
 import { createModuleSockets, type ModuleSockets } from "../modules/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi } from "./robot/index.js";
-import { registerComponentServices } from "./rpc/index.js";
+import { componentServiceApis, createModuleForwarding, registerComponentServices } from "./rpc/index.js";
 import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, type ApiServer, type HttpRoute } from "./transport/index.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { restartOnlySettingsWarning } from "./restart-only-settings.js";
@@ -124,6 +124,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       const extra = refusedLines.admit(peer);
       if (extra) log.warn("connection refused", { peer, reason, ...extra });
     },
+    forwardOf: createModuleForwarding({ lookup, apis: componentServiceApis, onActuatorDriven: robot.callOptions.onActuatorDriven }),
     onCallError: (error, path) => log.debug("a call's answer could not be written", { path: loggedValue(path), error: loggedValue(String(error)) }),
     routes(router) {
       registerAuthService(router, auth);

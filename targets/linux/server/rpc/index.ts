@@ -3,3 +3,4 @@ export { createConnectCall, SESSION_HEADER, type ConnectCall, type ConnectCallOp
 export { fromConnectError, toConnectError } from "./connect-errors.js";
 export { toConnectImpl } from "./connect-impl.js";
 export { componentServiceApis, registerComponentServices } from "./component-services.js";
+export { createModuleForwarding, type Forward, type ForwardOf, type ModuleForwardingOptions } from "./module-forwarding.js";

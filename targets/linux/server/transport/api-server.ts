@@ -21,6 +21,7 @@ import { listeningOn, type ListeningOn } from "./listening-on.js";
 import { peerKey, peerOfRequest, type Peer } from "./peer.js";
 import { continueIfExpected } from "./request-body.js";
 import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
+import type { ForwardOf } from "./lean-unary.js";
 import { createRpcHandler } from "./rpc-handler.js";
 import { createUnknownRpcResponder, type RpcRefusal } from "./unknown-rpc.js";
 
@@ -53,6 +54,8 @@ export interface ApiServerOptions {
   readonly limits?: Partial<TransportLimits>;
   /** Told of each connection refused for the caps (the caller bounds how much of it it logs). */
   readonly onConnectionRefused?: (address: string, why: string) => void;
+  /** Unary calls whose resource another process serves (a module's) pass through as bytes. */
+  readonly forwardOf?: ForwardOf;
   /** Told when a call's answer could not be written for another reason than the client leaving. */
   readonly onCallError?: (error: unknown, path: string) => void;
   /** How long close() lets calls finish before it destroys the connections left. Default 5000. */
@@ -117,6 +120,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     checkRpc,
     openMethods: options.openMethods,
     onError: options.onCallError ?? (() => {}),
+    forwardOf: options.forwardOf,
   });
   const unknown = createUnknownRpcResponder(rpc.services);
   const answerUnknown = (req: HttpRequest, res: HttpResponse, path: string) => {

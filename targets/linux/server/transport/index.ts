@@ -14,3 +14,4 @@ export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TRANSPORT_LIMITS, MESSAGE_SIZE_SETTI
 export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "./bounded-text.js";
 export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "./peer-log-limit.js";
 export { callControlKey, type CallControl } from "./call-control.js";
+export type { Forward, ForwardOf } from "./lean-unary.js";

@@ -40,7 +40,13 @@ export interface LeanUnaryOptions {
   readonly maxMessageBytes: number;
   /** Told when an answer could not be written. */
   readonly onError: (error: unknown, path: string) => void;
+  /** For a request whose resource another process serves: the way its bytes pass through. */
+  readonly forwardOf?: ForwardOf;
 }
+
+/** Carries a call's request bytes to whoever really serves it; resolves with the answer's bytes. */
+export type Forward = (message: Uint8Array, context: HandlerContext) => Promise<Uint8Array>;
+export type ForwardOf = (service: DescService, method: DescMethodUnary, request: object) => Forward | undefined;
 
 /** What a call on the lean path is given by the port. */
 export interface LeanCall {
@@ -116,15 +122,16 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
     }).then(
       (body) => {
         const message = decodeEnvelope(lean.method.input, body);
-        if (message === undefined) call.fallBack(body);
-        else run(lean, message, req, res, call);
+        if (message === undefined) return call.fallBack(body);
+        const forward = options.forwardOf?.(lean.service, lean.method, message);
+        run(lean, { message, forward, bytes: forward && body.subarray(5) }, req, res, call);
       },
       (error: unknown) => answer(res, call, errorAnswer(error)),
     );
   }
 
   // The call itself: the interceptors and the implementation, then the answer.
-  function run(lean: LeanMethod, message: object, req: HttpRequest, res: HttpResponse, call: LeanCall): void {
+  function run(lean: LeanMethod, input: LeanInput, req: HttpRequest, res: HttpResponse, call: LeanCall): void {
     const control = createCallControl();
     running.add(control);
     call.values.set(callControlKey, control);
@@ -136,10 +143,10 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
     const onDeadline = () => control.abortFromTransport(call.deadline!.reason);
     call.deadline?.addEventListener("abort", onDeadline, { once: true });
 
-    const request = leanRequest(lean, message, req, call, control);
+    const request = leanRequest(lean, input, req, call, control);
     lean.invoke(request).then(
       (response) => {
-        const bytes = toBinary(lean.method.output, response.message as never);
+        const bytes = (response as LeanResponse).bytes ?? toBinary(lean.method.output, response.message as never);
         if (bytes.length > options.maxMessageBytes) {
           const tooLarge = new ConnectError(
             `message size ${bytes.length} is larger than configured writeMaxBytes ${options.maxMessageBytes}`,
@@ -191,6 +198,7 @@ function leanMethod(service: DescService, method: DescMethodUnary, implementatio
       responseTrailer: lean.responseTrailer,
       values: req.contextValues,
     };
+    if (lean.forward) return forwarded(service, method, lean.forward, lean.bytes!, context);
     const answer = await implementation(req.message, context);
     return {
       stream: false,
@@ -208,18 +216,49 @@ function leanMethod(service: DescService, method: DescMethodUnary, implementatio
   return { method, service, invoke };
 }
 
+// The answer's bytes as they came; the message is decoded only if an interceptor reads it.
+async function forwarded(service: DescService, method: DescMethodUnary, forward: Forward, bytes: Uint8Array, context: HandlerContext): Promise<LeanResponse> {
+  const answer = await forward(bytes, context);
+  let message: unknown;
+  return {
+    stream: false,
+    service,
+    method,
+    header: context.responseHeader,
+    trailer: context.responseTrailer,
+    get message() {
+      return (message ??= fromBinary(method.output, answer)) as never;
+    },
+    bytes: answer,
+  };
+}
+
 function isUnary(method: DescService["methods"][number]): method is DescMethodUnary {
   return method.methodKind === "unary";
 }
 
+interface LeanInput {
+  readonly message: object;
+  /** Set when another process serves the call's resource: the request's bytes go to it. */
+  readonly forward?: Forward;
+  readonly bytes?: Uint8Array;
+}
+
+interface LeanResponse extends UnaryResponse {
+  /** The answer's bytes, when they came from elsewhere already encoded. */
+  readonly bytes?: Uint8Array;
+}
+
 interface LeanRequest extends UnaryRequest {
+  readonly forward?: Forward;
+  readonly bytes?: Uint8Array;
   readonly protocolName: LeanProtocol;
   readonly timeoutMs: () => number | undefined;
   readonly responseHeader: Headers;
   readonly responseTrailer: Headers;
 }
 
-function leanRequest(lean: LeanMethod, message: object, req: HttpRequest, call: LeanCall, control: CallControl): LeanRequest {
+function leanRequest(lean: LeanMethod, input: LeanInput, req: HttpRequest, call: LeanCall, control: CallControl): LeanRequest {
   const deadlineAt = deadlineOf(req);
   return {
     stream: false,
@@ -232,7 +271,9 @@ function leanRequest(lean: LeanMethod, message: object, req: HttpRequest, call: 
     },
     header: recordHeaders(req.headers as Record<string, string | string[] | undefined>),
     contextValues: call.values,
-    message: message as never,
+    message: input.message as never,
+    forward: input.forward,
+    bytes: input.bytes,
     protocolName: call.protocol,
     timeoutMs: () => (deadlineAt === undefined ? undefined : deadlineAt - Date.now()),
     responseHeader: recordHeaders({ "content-type": responseContentType[call.protocol] }),

@@ -28,7 +28,7 @@ import { startCallDeadline } from "./call-deadline.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge, type TransportLimits } from "./limits.js";
 import { continueIfExpected, readRequestBody } from "./request-body.js";
-import { createLeanUnary, type LeanUnary } from "./lean-unary.js";
+import { createLeanUnary, type ForwardOf, type LeanUnary } from "./lean-unary.js";
 import { answerRefusal, closeAfterAnswer, type RpcRefusal } from "./rpc-refusal.js";
 
 export interface RpcHandlerOptions {
@@ -44,6 +44,8 @@ export interface RpcHandlerOptions {
   readonly openMethods?: readonly string[];
   /** Told when checkRpc throws (the call hears INTERNAL) or an answer cannot be written. */
   readonly onError: (error: unknown, path: string) => void;
+  /** Unary calls whose resource another process serves pass through as bytes (lean-unary.ts). */
+  readonly forwardOf?: ForwardOf;
 }
 
 export interface RpcHandler {
@@ -72,6 +74,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     shutdownSignal: options.shutdownSignal,
     maxMessageBytes: limits.maxMessageBytes,
     onError,
+    forwardOf: options.forwardOf,
   });
   options.routes(recordingServices(router, lean.addService));
   const methods = new Map<string, UniversalHandler>();

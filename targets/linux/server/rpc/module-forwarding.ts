@@ -1,0 +1,62 @@
+// A unary call for a resource a module serves passes through svc-server as bytes: the request as
+// the client wrote it goes to the module, the module's answer goes back as the module wrote it.
+// Auth, the session, the operation and the call's deadline and cancellation are svc-server's as
+// for any call (the interceptors run as ever); what is skipped is decoding the answer, making
+// the resource's TypeScript objects, and encoding both again. A method the protos mark as
+// safety-monitored ties the actuator to the caller's session, as the built-in handlers do, so a
+// session that ends stops a module's motor too. Calls that name the resource by its full name,
+// and resources served here, take the ordinary way.
+import { getOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { formatResourceName, type Resource, type ResourceLookup } from "../../../../core/index.js";
+import { safety_heartbeat_monitored } from "../../../../proto/gen/common/v1/common_pb.js";
+import { peerServing } from "../../remote/index.js";
+import { SESSION_HEADER, type ConnectCallOptions } from "./connect-call.js";
+
+/** Carries one call's request bytes to the process serving its resource; resolves with the answer's bytes. */
+export type Forward = (message: Uint8Array, context: HandlerContext) => Promise<Uint8Array>;
+
+/** The way through for a decoded request, when its resource is served by another process. */
+export type ForwardOf = (service: DescService, method: DescMethodUnary, request: object) => Forward | undefined;
+
+export interface ModuleForwardingOptions {
+  readonly lookup: ResourceLookup;
+  /** The API of each served resource service, by the service's full name. */
+  readonly apis: ReadonlyArray<{ readonly api: string; readonly service: string }>;
+  /** Told about an actuator a safety-monitored call drives (as ConnectCallOptions). */
+  readonly onActuatorDriven?: ConnectCallOptions["onActuatorDriven"];
+}
+
+export function createModuleForwarding(options: ModuleForwardingOptions): ForwardOf {
+  const apiOf = new Map(options.apis.map(({ api, service }) => [service, api]));
+  const monitored = new Map<DescMethodUnary, boolean>();
+  const isMonitored = (method: DescMethodUnary) => {
+    let answer = monitored.get(method);
+    if (answer === undefined) monitored.set(method, (answer = getOption(method, safety_heartbeat_monitored)));
+    return answer;
+  };
+
+  return (service, method, request) => {
+    const api = apiOf.get(service.typeName);
+    const name = (request as { name?: unknown }).name;
+    if (api === undefined || typeof name !== "string" || name === "" || name.includes("/")) return undefined;
+    let resource: Resource;
+    try {
+      resource = options.lookup.resource(api, name);
+    } catch {
+      // The ordinary way says why (not found, not ready).
+      return undefined;
+    }
+    const peer = peerServing(resource);
+    if (peer === undefined) return undefined;
+    const path = `/${service.typeName}/${method.name}`;
+    const drives = isMonitored(method);
+    return (message, context) => {
+      if (drives) {
+        const sessionId = context.requestHeader.get(SESSION_HEADER) ?? "";
+        options.onActuatorDriven?.(sessionId, formatResourceName(resource.name), resource as Resource & { stop(): Promise<void> });
+      }
+      return peer.rawUnary({ path, message, signal: context.signal, timeoutMs: context.timeoutMs() });
+    };
+  };
+}
