@@ -116,7 +116,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     checkRpc: async (req, path) => {
       if (!auth.enabled || path === authenticatePath) return undefined;
       const check = await auth.checkRequest(req);
-      return check.ok ? undefined : { code: check.code, message: check.message };
+      return check.ok ? { entity: check.keyId } : { code: check.code, message: check.message };
     },
     openMethods: [authenticatePath],
     limits: { maxMessageBytes: network.max_message_bytes },

@@ -6,7 +6,7 @@
 // an edit the machine refuses changes nothing. Tokens survive an edit unless their key changed.
 import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { Code, type AuthConfig, type LoggerLike } from "../../../../core/index.js";
-import { createPeerLogLimit, loggedValue, peerKey, peerOfRequest, type HttpRequest, type Peer } from "../transport/index.js";
+import { admittedEntityKey, createPeerLogLimit, loggedValue, peerKey, peerOfRequest, type HttpRequest, type Peer } from "../transport/index.js";
 import { createAccessTokens, newTokenSecret } from "./access-token.js";
 import { createApiKeyTable, type ApiKeyTable } from "./api-key-table.js";
 import { plaintextCredentialsProblem } from "./plaintext-credentials.js";
@@ -147,6 +147,12 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     },
     interceptor: (next) => async (req) => {
       if (!keys().enabled || (req.method.name === "Authenticate" && req.service.typeName === authServiceName)) {
+        return next(req);
+      }
+      // The port checked this call's token before reading its body, against the same keys.
+      const admitted = req.contextValues.get(admittedEntityKey);
+      if (admitted !== "") {
+        req.contextValues.set(authEntityKey, admitted);
         return next(req);
       }
       const check = await checkAuthorization(req.header.get("authorization"), req.contextValues.get(peerKey));

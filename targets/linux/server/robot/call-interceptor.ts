@@ -40,9 +40,19 @@ export function createCallInterceptor(options: CallInterceptorOptions): Intercep
   const { runner } = options;
   const untracked = options.untracked ?? UNTRACKED_METHOD_PREFIXES;
 
+  // Each method's path, and whether it is tracked, worked out once.
+  const paths = new WeakMap<object, string | undefined>();
+  const trackedPath = (service: { typeName: string }, rpc: { name: string }): string | undefined => {
+    if (paths.has(rpc)) return paths.get(rpc);
+    const path = `/${service.typeName}/${rpc.name}`;
+    const tracked = untracked.some((prefix) => path.startsWith(prefix)) ? undefined : path;
+    paths.set(rpc, tracked);
+    return tracked;
+  };
+
   return (next) => async (req) => {
-    const method = `/${req.service.typeName}/${req.method.name}`;
-    if (untracked.some((prefix) => method.startsWith(prefix))) return next(req);
+    const method = trackedPath(req.service, req.method);
+    if (method === undefined) return next(req);
     const sessionId = req.header.get(SESSION_HEADER) ?? "";
     const input = req.method.input;
 

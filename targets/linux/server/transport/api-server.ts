@@ -23,7 +23,8 @@ import { continueIfExpected } from "./request-body.js";
 import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
 import type { ForwardOf } from "./lean-unary.js";
 import { createRpcHandler } from "./rpc-handler.js";
-import { createUnknownRpcResponder, type RpcRefusal } from "./unknown-rpc.js";
+import { isRefusal } from "./rpc-refusal.js";
+import { createUnknownRpcResponder, type RpcCheck } from "./unknown-rpc.js";
 
 export interface ApiServerOptions {
   /** "host:port" to listen on, as in the `bind_address` setting; port 0 picks a free port. */
@@ -47,7 +48,7 @@ export interface ApiServerOptions {
    * before a method nobody serves hears UNIMPLEMENTED; a refusal is answered instead, in the
    * caller's protocol, and the body is never read. `path` is "/package.Service/Method".
    */
-  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcRefusal | undefined>;
+  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcCheck>;
   /** Paths of methods anyone may call (Authenticate): not checked, their bodies held to a small limit. */
   readonly openMethods?: readonly string[];
   /** Overrides of the limits (limits.ts); the message size is the `network.max_message_bytes` setting. */
@@ -126,7 +127,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const answerUnknown = (req: HttpRequest, res: HttpResponse, path: string) => {
     if (!checkRpc) return unknown.answerRpc(req, res, path);
     checkRpc(req, path).then(
-      (refusal) => unknown.answerRpc(req, res, path, refusal),
+      (check) => unknown.answerRpc(req, res, path, isRefusal(check) ? check : undefined),
       (error: unknown) => {
         onRouteError(error, req.method ?? "", path);
         unknown.answerRpc(req, res, path, { code: Code.Internal, message: "internal error" });

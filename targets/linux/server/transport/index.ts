@@ -6,7 +6,8 @@ export { formatListeningOn, listeningOn, type ListeningOn } from "./listening-on
 export { parseBindAddress, type BindAddress, type BindAddressResult } from "./bind-address.js";
 export { corsAllowedHeaders, corsExposedHeaders, type AccessRules, type CorsOptions } from "./cors.js";
 export { createMachineNames, normalizeHost, splitHostPort, type MachineNames } from "./machine-names.js";
-export type { RpcRefusal } from "./unknown-rpc.js";
+export type { RpcAdmission, RpcCheck, RpcRefusal } from "./unknown-rpc.js";
+export { admittedEntityKey } from "./rpc-handler.js";
 export type { HttpRoute } from "./http-routes.js";
 export type { HttpHandler, HttpRequest, HttpResponse } from "./http-types.js";
 export { isLoopbackAddress, peerKey, peerOfRequest, type Peer } from "./peer.js";

@@ -11,6 +11,7 @@
 import {
   ConnectError,
   createConnectRouter,
+  createContextKey,
   type ConnectRouter,
   type ContextValues,
   type Interceptor,
@@ -29,7 +30,13 @@ import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge, type TransportLimits } from "./limits.js";
 import { continueIfExpected, readRequestBody } from "./request-body.js";
 import { createLeanUnary, type ForwardOf, type LeanUnary } from "./lean-unary.js";
-import { answerRefusal, closeAfterAnswer, type RpcRefusal } from "./rpc-refusal.js";
+import { answerRefusal, closeAfterAnswer, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
+
+/**
+ * The entity (key id) whose credentials `checkRpc` admitted for this very call before its body
+ * was read; "" when no check admitted it. An auth interceptor need not check the same token twice.
+ */
+export const admittedEntityKey = createContextKey<string>("", { description: "svc admitted entity" });
 
 export interface RpcHandlerOptions {
   readonly routes: (router: ConnectRouter) => void;
@@ -38,8 +45,8 @@ export interface RpcHandlerOptions {
   readonly shutdownSignal: AbortSignal;
   readonly contextValues: (req: HttpRequest) => ContextValues;
   readonly limits: TransportLimits;
-  /** What a call must pass before its body is read; a refusal is answered instead. */
-  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcRefusal | undefined>;
+  /** What a call must pass before its body is read; a refusal is answered instead, an admission noted (admittedEntityKey). */
+  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcCheck>;
   /** Paths of methods callable without credentials: `checkRpc` is not asked, bodies are held to `openMethodMaxBytes`. */
   readonly openMethods?: readonly string[];
   /** Told when checkRpc throws (the call hears INTERNAL) or an answer cannot be written. */
@@ -85,7 +92,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   }
   const open = new Set(options.openMethods ?? []);
 
-  function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean): void {
+  function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean, entity?: string): void {
     const deadline = startCallDeadline(req);
     if (deadline) res.once("close", deadline.clear);
     const maxMessageBytes = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
@@ -98,6 +105,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
       return;
     }
     if (deadline) values.set(callHasDeadlineKey, true);
+    if (entity !== undefined) values.set(admittedEntityKey, entity);
     continueIfExpected(req, res);
     const protocol = lean.accepts(req, path);
     if (protocol === undefined) {
@@ -131,17 +139,17 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
       if (!method) return false;
       const isOpen = open.has(path);
       // A caller without credentials hears that first, whatever else is wrong with its call.
-      const admitted = (): void => {
+      const admitted = (entity?: string): void => {
         const tooLarge = declaredTooLarge(req, method, isOpen);
         if (tooLarge) answerRefusal(req, res, tooLarge);
-        else run(method, req, res, path, isOpen);
+        else run(method, req, res, path, isOpen, entity);
       };
       if (!checkRpc || isOpen) {
         admitted();
         return true;
       }
       checkRpc(req, path).then(
-        (refused) => (refused ? answerRefusal(req, res, refused) : admitted()),
+        (check) => (isRefusal(check) ? answerRefusal(req, res, check) : admitted(check?.entity)),
         (error: unknown) => {
           onError(error, path);
           answerRefusal(req, res, { code: Code.Internal, message: "internal error" });

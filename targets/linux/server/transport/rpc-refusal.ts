@@ -17,6 +17,18 @@ export interface RpcRefusal {
   readonly message: string;
 }
 
+/** A request whose credentials passed: who it is (the key id), for the call's interceptors. */
+export interface RpcAdmission {
+  readonly entity: string;
+}
+
+/** What a credentials check answers: a refusal, an admission, or nothing (no check applies). */
+export type RpcCheck = RpcRefusal | RpcAdmission | undefined;
+
+export function isRefusal(check: RpcCheck): check is RpcRefusal {
+  return check !== undefined && "code" in check;
+}
+
 /** Answers `req` with `refusal` in its protocol; `connectStatus` overrides Connect's HTTP status. */
 export function answerRefusal(req: HttpRequest, res: HttpResponse, refusal: RpcRefusal, connectStatus?: number): void {
   // Gone already: the client left while its call was being checked.

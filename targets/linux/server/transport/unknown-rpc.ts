@@ -7,7 +7,7 @@ import { Code } from "../../../../core/index.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { answerRefusal, type RpcRefusal } from "./rpc-refusal.js";
 
-export type { RpcRefusal } from "./rpc-refusal.js";
+export type { RpcAdmission, RpcCheck, RpcRefusal } from "./rpc-refusal.js";
 
 export interface UnknownRpcResponder {
   /** Whether the request is shaped like an RPC (gRPC, gRPC-web, or Connect to a method's path). */
