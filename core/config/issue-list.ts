@@ -7,8 +7,8 @@ import { formatPath, hasOwn, isRecord, type DataPath } from "./data-path.js";
 export interface IssueList {
   error(path: DataPath, message: string): void;
   warning(path: DataPath, message: string): void;
-  /** Whether an error was found at or under the top-level key `section`. */
-  hasErrorUnder(section: string): boolean;
+  /** Whether an error was found at or under `place`: a top-level key, or a path from the top. */
+  hasErrorUnder(place: string | DataPath): boolean;
   /** The issues, sorted by where they are in the document (the input as parsed, untouched). */
   inDocumentOrder(document: () => unknown): ConfigIssue[];
 }
@@ -31,7 +31,10 @@ export function createIssueList(): IssueList {
   return {
     error: add("error"),
     warning: add("warning"),
-    hasErrorUnder: (section) => found.some((f) => f.severity === "error" && f.path[0] === section),
+    hasErrorUnder(place) {
+      const prefix = typeof place === "string" ? [place] : place;
+      return found.some((f) => f.severity === "error" && prefix.every((key, i) => f.path[i] === key));
+    },
     inDocumentOrder(document) {
       const parsed = found.length > 1 ? document() : undefined;
       const keyed = found.map((f, sequence) => ({ f, sequence, key: documentPosition(parsed, f.path) }));

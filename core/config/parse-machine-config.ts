@@ -63,12 +63,21 @@ function parseRead(read: Read): ParsedMachineConfig {
   const schema = runSchemaPass(data, issues);
   let config = schema.conforms ? buildMachineConfig(data as unknown as ValidatedConfig, schema.origins, issues) : null;
   if (!config) issues.error([], "cannot be repaired into a usable configuration");
-  // Leaving out what is wrong in auth would run the machine with less protection than asked.
-  if (config && issues.hasErrorUnder("auth")) {
-    issues.error([], "is refused whole: its auth section must be usable exactly as written (see the auth errors)");
+  // Leaving out what is wrong in auth or TLS would run the machine with less protection than asked.
+  const weakened = config ? weakenedProtection(issues) : undefined;
+  if (weakened) {
+    issues.error([], `is refused whole: its ${weakened.section} must be usable exactly as written (see the ${weakened.errors} errors)`);
     config = null;
   }
   return { config, issues: issues.inDocumentOrder(read.document) };
+}
+
+function weakenedProtection(issues: IssueList): { section: string; errors: string } | undefined {
+  if (issues.hasErrorUnder("auth")) return { section: "auth section", errors: "auth" };
+  if (issues.hasErrorUnder(["network", "tls_cert_file"]) || issues.hasErrorUnder(["network", "tls_key_file"])) {
+    return { section: "TLS settings", errors: "TLS" };
+  }
+  return undefined;
 }
 
 function buildMachineConfig(data: ValidatedConfig, origins: Origins, issues: IssueList): MachineConfig {

@@ -26,7 +26,7 @@ export function buildNetwork(network: NetworkConfig, issues: IssueList): Network
   const key = network.tls_key_file !== "";
   if (cert !== key) {
     const [missing, given] = cert ? ["tls_key_file", "tls_cert_file"] : ["tls_cert_file", "tls_key_file"];
-    issues.error(["network", missing], `is required when ${given} is set; TLS files are ignored`);
+    issues.error(["network", missing], `is required when ${given} is set`);
     network.tls_cert_file = "";
     network.tls_key_file = "";
   }

@@ -249,13 +249,21 @@ describe("unknown keys", () => {
 });
 
 describe("network and auth", () => {
-  it("needs both TLS files or neither", () => {
+  it("needs both TLS files or neither, and never runs without the TLS it was asked for", () => {
     const both = parse({ network: { tls_cert_file: "/c.pem", tls_key_file: "/k.pem" } });
     expect(both.issues).toEqual([]);
     expect(both.config.network.tls_cert_file).toBe("/c.pem");
-    const one = parse({ network: { tls_cert_file: "/c.pem" } });
-    expect(one.issues).toEqual([error("network.tls_key_file", "is required when tls_cert_file is set; TLS files are ignored")]);
-    expect(one.config.network).toMatchObject({ tls_cert_file: "", tls_key_file: "" });
+    for (const [given, missing] of [
+      ["tls_cert_file", "tls_key_file"],
+      ["tls_key_file", "tls_cert_file"],
+    ] as const) {
+      const one = parseMachineConfig({ network: { [given]: "/c.pem" } });
+      expect(one.config).toBeNull();
+      expect(one.issues).toEqual([
+        error("", "is refused whole: its TLS settings must be usable exactly as written (see the TLS errors)"),
+        error(`network.${missing}`, `is required when ${given} is set`),
+      ]);
+    }
   });
 
   it("takes one api-key handler and warns when it holds no key (a second one refuses the whole file)", () => {

@@ -26,8 +26,9 @@ const rows: FieldRow[] = [
   },
   bool("network.no_tls"),
   // (set alone, either is an error: see behaviour.test.ts)
-  text("network.tls_cert_file", "", [""]),
-  text("network.tls_key_file", "", [""]),
+  // A TLS setting that cannot be used as written refuses the whole file: no plaintext instead.
+  { ...text("network.tls_cert_file", "", [""]), refusesWhole: true },
+  { ...text("network.tls_key_file", "", [""]), refusesWhole: true },
   {
     path: "network.max_message_bytes",
     absent: 33554432,

@@ -1,5 +1,5 @@
-// Authentication fails closed, against the real svc-server process: an auth section it cannot
-// use exactly as written stops it at start (exit 1, with the path) and is an error for
+// Authentication fails closed, against the real svc-server process: an auth section (or TLS
+// settings) it cannot use exactly as written stops it at start (exit 1, with the path) and is an error for
 // -validate; a live edit that breaks auth is refused whole and the running keys stay; a key
 // removed by a live edit ends its tokens. Viam's own api-key format, legacy id-less keys
 // included, works with the official SDK. With keys, an unknown method tells a caller without a
@@ -74,6 +74,21 @@ describe("an auth section svc-server cannot use as written", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('auth.handler: unknown key "handler"');
   });
+});
+
+describe("TLS settings svc-server cannot use as written", () => {
+  for (const [given, missing] of [
+    ["tls_cert_file", "tls_key_file"],
+    ["tls_key_file", "tls_cert_file"],
+  ]) {
+    it(`(${given} without ${missing}) keep svc-server from serving plaintext instead: exit 1, naming network.${missing}`, async () => {
+      const file = join(dir, `${given}.pem`);
+      writeFileSync(file, "");
+      const outcome = await startOutcome({ network: { bind_address: "127.0.0.1:0", [given]: file } });
+      expect(outcome).toContain("exited with 1 before serving");
+      expect(outcome).toContain(`network.${missing}`);
+    });
+  }
 });
 
 describe("Viam's api-key format", () => {
