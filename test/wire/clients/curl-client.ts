@@ -7,9 +7,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeAnswer, headerLines, requestBody, requestHeaders, type HttpAnswer } from "../wire-codec.js";
-import type { AnyMethod, RawRequest, WireCall, WireClient, WireClientKind, WireOutcome, WireProtocol } from "../wire-client.js";
-import { abandoned, createBearer, transportFailure } from "./outcomes.js";
+import { decodeAnswer, headerLines, type HttpAnswer } from "../wire-codec.js";
+import type { AnyMethod, WireClient, WireClientKind, WireProtocol } from "../wire-client.js";
+import { abandoned, handMadeCalls, transportFailure } from "./outcomes.js";
 
 /** A bound on every curl run, so a server that never answers fails the case instead of hanging it. */
 const CURL_MAX_SECONDS = 20;
@@ -36,20 +36,8 @@ export function curlKind(protocol: WireProtocol): WireClientKind {
         curl(`${target.url}/${method.parent.typeName}/${method.name}`, http, headers, body, bodyFile(), abortWhen).then((answer) =>
           answer === undefined ? abandoned : answer.failure !== undefined ? transportFailure(answer.failure) : decodeAnswer(protocol, method, answer),
         );
-      const plain = (call: WireCall, auth: Record<string, string>) =>
-        send(call.method, { ...requestHeaders(protocol, call), ...auth }, requestBody(protocol, call), call.abortWhen);
-      const bearer = createBearer(credentials, (call) => plain(call, {}));
-      const withBearer = async (run: (auth: Record<string, string>) => Promise<WireOutcome>) => {
-        const auth = await bearer();
-        return "failure" in auth ? auth.failure : run(auth.headers);
-      };
       return {
-        unary: (call) => withBearer((auth) => plain(call, auth)),
-        stream: (call) => withBearer((auth) => plain(call, auth)),
-        raw: (request: RawRequest) =>
-          withBearer((auth) =>
-            send(request.method, { ...requestHeaders(protocol, request), ...auth, ...request.headers }, request.body, request.abortWhen),
-          ),
+        ...handMadeCalls(protocol, credentials, send),
         close: async () => {
           if (folder) rmSync(folder, { recursive: true, force: true });
         },

@@ -2,7 +2,8 @@
 // of an error's details, an abandoned call, and a token obtained once before the first call.
 import type { JsonValue } from "@bufbuild/protobuf";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
-import type { WireCall, WireCredentials, WireOutcome } from "../wire-client.js";
+import { requestBody, requestHeaders } from "../wire-codec.js";
+import type { AnyMethod, RawRequest, WireCall, WireClient, WireCredentials, WireOutcome, WireProtocol } from "../wire-client.js";
 
 /** Headers (one Headers, or several merged, later ones winning) as lower-case name -> value. */
 export function headerRecord(...all: Array<Headers | undefined>): Record<string, string> {
@@ -57,4 +58,31 @@ export function createBearer(
     return { headers: { authorization: `Bearer ${String(token)}` } };
   };
   return () => (settled ??= settle());
+}
+
+/** Sends one request made by hand; what a hand-made client supplies. */
+export type SendBytes = (method: AnyMethod, headers: Record<string, string>, body: Uint8Array, abortWhen?: Promise<unknown>) => Promise<WireOutcome>;
+
+/**
+ * The calls of a client that writes its requests by hand (curl, a bare socket): each call's
+ * headers and body in `protocol`, with the client's authorization, through `send`.
+ */
+export function handMadeCalls(
+  protocol: WireProtocol,
+  credentials: WireCredentials | undefined,
+  send: SendBytes,
+): Pick<WireClient, "unary" | "stream" | "raw"> {
+  const plain = (call: WireCall, auth: Record<string, string>) =>
+    send(call.method, { ...requestHeaders(protocol, call), ...auth }, requestBody(protocol, call), call.abortWhen);
+  const bearer = createBearer(credentials, (call) => plain(call, {}));
+  const withBearer = async (run: (auth: Record<string, string>) => Promise<WireOutcome>) => {
+    const auth = await bearer();
+    return "failure" in auth ? auth.failure : run(auth.headers);
+  };
+  return {
+    unary: (call) => withBearer((auth) => plain(call, auth)),
+    stream: (call) => withBearer((auth) => plain(call, auth)),
+    raw: (raw: RawRequest) =>
+      withBearer((auth) => send(raw.method, { ...requestHeaders(protocol, raw), ...auth, ...raw.headers }, raw.body, raw.abortWhen)),
+  };
 }

@@ -3,9 +3,9 @@
 // connection's end (every request asks `connection: close`) and taken apart here, chunked or not.
 // Abandoning a call destroys the socket.
 import net from "node:net";
-import { decodeAnswer, headerLines, requestBody, requestHeaders, type HttpAnswer } from "../wire-codec.js";
-import type { AnyMethod, WireCall, WireClient, WireClientKind, WireOutcome, WireProtocol } from "../wire-client.js";
-import { abandoned, createBearer, transportFailure } from "./outcomes.js";
+import { decodeAnswer, headerLines, type HttpAnswer } from "../wire-codec.js";
+import type { AnyMethod, WireClient, WireClientKind, WireProtocol } from "../wire-client.js";
+import { abandoned, handMadeCalls, transportFailure } from "./outcomes.js";
 
 /** A bound on every exchange, so a server that never answers fails the case instead of hanging it. */
 const SOCKET_MAX_MS = 20_000;
@@ -25,18 +25,8 @@ export function socketKind(protocol: Exclude<WireProtocol, "grpc">): WireClientK
         if (answer === undefined) return abandoned;
         return answer.failure !== undefined ? transportFailure(answer.failure) : decodeAnswer(protocol, method, answer);
       };
-      const plain = (call: WireCall, auth: Record<string, string>) =>
-        send(call.method, { ...requestHeaders(protocol, call), ...auth }, requestBody(protocol, call), call.abortWhen);
-      const bearer = createBearer(credentials, (call) => plain(call, {}));
-      const withBearer = async (run: (auth: Record<string, string>) => Promise<WireOutcome>) => {
-        const auth = await bearer();
-        return "failure" in auth ? auth.failure : run(auth.headers);
-      };
       return {
-        unary: (call) => withBearer((auth) => plain(call, auth)),
-        stream: (call) => withBearer((auth) => plain(call, auth)),
-        raw: (raw) =>
-          withBearer((auth) => send(raw.method, { ...requestHeaders(protocol, raw), ...auth, ...raw.headers }, raw.body, raw.abortWhen)),
+        ...handMadeCalls(protocol, credentials, send),
         close: async () => {},
       } satisfies WireClient;
     },
