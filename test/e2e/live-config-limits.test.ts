@@ -1,12 +1,16 @@
 // Hostile edits of the followed file against the real svc-server process: attributes nested
 // thousands of levels deep, and a file past the size limit, are refused with their place, the
-// running resources keep answering, and every later edit still applies. Nesting up to the limit
+// running resources keep answering, and every later edit still applies; a file far larger than
+// any configuration is refused from its size without being read. Nesting up to the limit
 // is an ordinary configuration: it is applied, diffed and changed like any other.
 import * as VIAM from "@viamrobotics/sdk";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
 import { logLines, type LogLine } from "../helpers/log-lines.js";
+import { runCli } from "../helpers/run-cli.js";
 import { dialSdk } from "../helpers/sdk-robot.js";
 import { startSvcServer, type SvcServerProcess } from "../helpers/svc-server-process.js";
 
@@ -85,5 +89,35 @@ describe("an edit larger than the limit", () => {
     expect(await celsius()).toBe(4);
     writeFileSync(server.configFile, configText([sensor(6)]));
     await readingsBecome(6);
+  });
+});
+
+describe("a file far larger than any configuration", () => {
+  it("is not read: one warning with its size, the sensor keeps answering, and the next edit applies", async () => {
+    const seen = logLines(server.stdout()).length;
+    // 64 MiB that take no room: the server must refuse it from its size, not by reading it.
+    truncateSync(server.configFile, 64 * 1024 * 1024);
+    const warning = await logged(seen, (l) => l.problem === "too large", "the warning about the file's size");
+    expect(warning.msg).toBe("cannot read the configuration file; the machine keeps running as it is");
+    expect(String(warning.detail)).toContain("is 67108864 bytes: larger than a configuration may be");
+    expect(await celsius()).toBe(6);
+    writeFileSync(server.configFile, configText([sensor(7)]));
+    await readingsBecome(7);
+  });
+});
+
+describe("svc-server started on a file far larger than any configuration", () => {
+  it("exits 1 saying so, without reading it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-huge-config-"));
+    try {
+      const file = join(dir, "machine.json");
+      writeFileSync(file, "");
+      truncateSync(file, 64 * 1024 * 1024);
+      const result = runCli("svc-server", ["-config", file]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("is 67108864 bytes: larger than a configuration may be");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Running svc-server from its parsed command line: the one-off actions (-dump-resources,
 // -network-check, --aix-install), or the server itself until a signal or the Shutdown call.
-import { readFileSync } from "node:fs";
+import { readConfigText } from "./config-watch/index.js";
 import { createModelRegistry, readMachineConfig, type ConfigReading } from "../../../core/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
 import { createLinuxLogging, LogFileError, type LinuxLogging } from "../logging/index.js";
@@ -33,14 +33,12 @@ function readConfig(flags: ParsedFlags): ConfigSource | undefined {
   if (typeof file !== "string") {
     return { reading: readMachineConfig(JSON.stringify(simMachine)), origin: "the built-in simulated machine (examples/sim-machine.json)" };
   }
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    say(`cannot read the configuration ${file}: ${(e as Error).message}`);
+  const read = readConfigText(file);
+  if ("problem" in read) {
+    say(`cannot use the configuration: ${read.problem}`);
     return undefined;
   }
-  return { reading: readMachineConfig(text), origin: file, file };
+  return { reading: readMachineConfig(read.text), origin: file, file };
 }
 
 export async function runServer(flags: ParsedFlags): Promise<number> {

@@ -3,7 +3,8 @@
 // dependency cycles and references, and models and APIs this build does not have. It judges the
 // configuration itself, not this machine: a module executable missing here is only a warning,
 // since the file may be meant for another device.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readConfigText } from "./config-watch/index.js";
 import { isAbsolute, resolve, dirname } from "node:path";
 import { readMachineConfig, type ConfigIssue } from "../../../core/index.js";
 import { checkConfiguredResources } from "./check-configured-resources.js";
@@ -15,13 +16,9 @@ export interface ValidateResult {
 }
 
 export function validateConfigFile(file: string): ValidateResult {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    return { lines: [`${file}: cannot read: ${(e as Error).message}`], exitCode: 1 };
-  }
-  const reading = readMachineConfig(text);
+  const read = readConfigText(file);
+  if ("problem" in read) return { lines: [read.problem], exitCode: 1 };
+  const reading = readMachineConfig(read.text);
   const { config } = reading;
   const all: ConfigIssue[] = [...reading.issues];
   const written = reading.written();

@@ -8,10 +8,11 @@ import { createHash } from "node:crypto";
 import { watch, type FSWatcher, type Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
+import { MAX_CONFIG_CHARACTERS } from "../../../../core/index.js";
 
 export interface ConfigWatchProblem {
   /** "missing": the file is not there (deleted, or between the steps of a save); "unreadable": any other failure. */
-  readonly kind: "missing" | "unreadable";
+  readonly kind: "missing" | "unreadable" | "too large";
   readonly path: string;
   readonly message: string;
   readonly cause?: unknown;
@@ -128,8 +129,13 @@ async function check(w: WatchState, force: boolean): Promise<void> {
 async function look(w: WatchState, force: boolean): Promise<void> {
   let bytes: Buffer;
   try {
-    const seen = signature(await stat(w.file));
+    const info = await stat(w.file);
+    const seen = signature(info);
     if (!force && seen === w.lastSeen) return;
+    if (info.size > MAX_CONFIG_FILE_BYTES) {
+      w.lastSeen = seen;
+      return problem(w, "too large", tooLargeMessage(w.file, info.size));
+    }
     bytes = await readFile(w.file);
     // A writer still at work: look again once it has been quiet.
     if (signature(await stat(w.file)) !== seen) {
@@ -170,9 +176,24 @@ function report(w: WatchState, cause: unknown): void {
   const code = (cause as NodeJS.ErrnoException).code;
   const kind = code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable";
   const message = kind === "missing" ? `${file} does not exist` : `${file} cannot be read: ${(cause as Error).message}`;
+  problem(w, kind, message, cause);
+}
+
+function problem(w: WatchState, kind: ConfigWatchProblem["kind"], message: string, cause?: unknown): void {
   if (w.problem === message) return;
   w.problem = message;
-  w.options.onProblem?.({ kind, path: file, message, cause });
+  w.options.onProblem?.({ kind, path: w.file, message, cause });
+}
+
+/**
+ * A file larger than this cannot hold a configuration (at most MAX_CONFIG_CHARACTERS characters,
+ * and no character takes more than 3 bytes per UTF-16 unit), so it is refused without being read:
+ * a careless copy of a huge file never fills the memory of the machine.
+ */
+export const MAX_CONFIG_FILE_BYTES = 3 * MAX_CONFIG_CHARACTERS;
+
+export function tooLargeMessage(file: string, bytes: number): string {
+  return `${file} is ${bytes} bytes: larger than a configuration may be (${MAX_CONFIG_CHARACTERS} characters); it is not read`;
 }
 
 function startWatching(w: WatchState): void {
