@@ -26,6 +26,8 @@ interface ConfigSource {
   reading: ConfigReading;
   origin: string;
   file?: string;
+  /** The file's text as written (before `${NAME}` references were filled in). */
+  written?: string;
 }
 
 function readConfig(flags: ParsedFlags): ConfigSource | undefined {
@@ -38,7 +40,7 @@ function readConfig(flags: ParsedFlags): ConfigSource | undefined {
     say(`cannot use the configuration: ${read.problem}`);
     return undefined;
   }
-  return { reading: readMachineConfig(read.text), origin: file, file };
+  return { reading: readMachineConfig(read.text), origin: file, file, written: read.written };
 }
 
 export async function runServer(flags: ParsedFlags): Promise<number> {
@@ -110,7 +112,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
     server = await serve({
       logEngine: logging.engine,
       version: SVC_VERSION,
-      initial: { reading, config: reading.config, origin: source.origin, file: source.file },
+      initial: { reading, config: reading.config, origin: source.origin, file: source.file, written: source.written },
       noTls: values["no-tls"] === true,
       allowInsecureCreds: values["allow-insecure-creds"] === true,
       untrustedEnv: values["untrusted-env"] === true,

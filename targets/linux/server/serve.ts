@@ -30,7 +30,7 @@ export interface ServeOptions {
    * The first configuration, read once: the reading the machine loads, its configuration (the
    * port settings, read once at start), and where it came from; `file` is watched for changes.
    */
-  initial: { reading: ConfigReading; config: MachineConfig; origin: string; file?: string };
+  initial: { reading: ConfigReading; config: MachineConfig; origin: string; file?: string; written?: string };
   noTls?: boolean;
   allowInsecureCreds?: boolean;
   untrustedEnv?: boolean;
@@ -142,8 +142,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The machine takes loads one after another, so a quick second save never races the first.
   const firstLoad = machine.load(options.initial.reading, options.initial.origin);
 
-  const { file, reading } = options.initial;
-  const watcher = file ? configFileSource(file, { initialText: reading.text, load: machine.load, logger: log }) : undefined;
+  const { file, written } = options.initial;
+  const watcher = file ? configFileSource(file, { initialWritten: written, load: machine.load, logger: log }) : undefined;
 
   let stopping: Promise<void> | undefined;
   return {
