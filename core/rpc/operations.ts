@@ -70,13 +70,6 @@ export interface OperationsOptions {
   logger?: LoggerLike;
 }
 
-interface Entry {
-  op: RunningOperation;
-  start: OperationStart;
-  args?: Record<string, unknown>;
-  waiters: Array<() => void>;
-}
-
 /**
  * Runs `fn` as `op` and finishes it however `fn` ends. A cancelled call answers the cancel reason
  * even when its handler returned normally (a stopped GoFor returns; its caller must still learn
@@ -96,72 +89,100 @@ export async function runOperation<T>(op: RunningOperation, fn: (call: RunningOp
   return result;
 }
 
+// One call in flight, with its methods shared on the prototype: beginning an operation is one
+// object, not a closure per method, since every call to the machine begins one.
+class Operation implements RunningOperation {
+  readonly sessionId: string;
+  readonly method: string;
+  private reason: SvcError | undefined;
+  private hooks: Array<() => void> | undefined;
+  private finished = false;
+  /** The request as listed, worked out on first listing. */
+  listedArgs: Record<string, unknown> | undefined;
+  waiters: Array<() => void> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly start: OperationStart,
+    readonly started: number,
+    private readonly book: OperationBook,
+  ) {
+    this.method = start.method;
+    this.sessionId = start.sessionId ?? "";
+  }
+
+  cancelled(): boolean {
+    return this.reason !== undefined;
+  }
+
+  onCancel(fn: () => void): () => void {
+    if (this.reason !== undefined) {
+      this.runHook(fn);
+      return noop;
+    }
+    if (this.finished) return noop;
+    (this.hooks ??= []).push(fn);
+    return () => {
+      this.hooks = this.hooks?.filter((h) => h !== fn);
+    };
+  }
+
+  drove(resource: { stop(): Promise<void> }, name: string): void {
+    this.start.drove?.(resource, name);
+  }
+
+  cancel(why?: SvcError): void {
+    if (this.reason !== undefined || this.finished) return;
+    this.reason = why ?? new SvcError(Code.Canceled, `operation ${this.id} (${this.method}) was cancelled`);
+    const fns = this.hooks ?? [];
+    this.hooks = undefined;
+    for (const fn of fns) this.runHook(fn);
+  }
+
+  cancelReason(): SvcError | undefined {
+    return this.reason;
+  }
+
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.hooks = undefined;
+    this.book.running.delete(this.id);
+    for (const resume of this.waiters ?? []) resume();
+  }
+
+  private runHook(fn: () => void): void {
+    try {
+      fn();
+    } catch (thrown) {
+      this.book.logger.error(`cancelling ${this.method}: a cancel hook failed: ${errorMessage(thrown)}`, { operation: this.id });
+    }
+  }
+}
+
+interface OperationBook {
+  readonly running: Map<string, Operation>;
+  readonly logger: LoggerLike;
+}
+
+const noop = () => {};
+
 export function createOperations(options: OperationsOptions): Operations {
   const { clock, newId } = options;
   const maxLength = options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
-  const logger = options.logger ?? silentLogger;
-  const running = new Map<string, Entry>();
+  const book: OperationBook = { running: new Map(), logger: options.logger ?? silentLogger };
+  const running = book.running;
 
   function begin(start: OperationStart): RunningOperation {
     let id = newId();
     while (running.has(id)) id = newId();
-    const method = start.method;
-    let reason: SvcError | undefined;
-    let hooks: Array<() => void> = [];
-    let finished = false;
-
-    const runHook = (fn: () => void) => {
-      try {
-        fn();
-      } catch (thrown) {
-        logger.error(`cancelling ${method}: a cancel hook failed: ${errorMessage(thrown)}`, { operation: id });
-      }
-    };
-
-    const op: RunningOperation = {
-      id,
-      method,
-      sessionId: start.sessionId ?? "",
-      started: clock.now(),
-      cancelled: () => reason !== undefined,
-      onCancel(fn) {
-        if (reason !== undefined) {
-          runHook(fn);
-          return () => {};
-        }
-        if (finished) return () => {};
-        hooks.push(fn);
-        return () => {
-          hooks = hooks.filter((h) => h !== fn);
-        };
-      },
-      drove(resource, name) {
-        start.drove?.(resource, name);
-      },
-      cancel(why) {
-        if (reason !== undefined || finished) return;
-        reason = why ?? new SvcError(Code.Canceled, `operation ${id} (${method}) was cancelled`);
-        const fns = hooks;
-        hooks = [];
-        for (const fn of fns) runHook(fn);
-      },
-      cancelReason: () => reason,
-      finish() {
-        if (finished) return;
-        finished = true;
-        hooks = [];
-        const entry = running.get(id);
-        running.delete(id);
-        if (entry) for (const resume of entry.waiters) resume();
-      },
-    };
-    running.set(id, { op, start, waiters: [] });
+    const op = new Operation(id, start, clock.now(), book);
+    running.set(id, op);
     return op;
   }
 
-  function argumentsOf(entry: Entry): Record<string, unknown> {
-    if (entry.args === undefined) entry.args = boundArguments(entry.start.args, maxLength);
-    return entry.args;
+  function argumentsOf(op: Operation): Record<string, unknown> {
+    return (op.listedArgs ??= boundArguments(op.start.args, maxLength));
   }
 
   return {
@@ -169,31 +190,31 @@ export function createOperations(options: OperationsOptions): Operations {
     run: (start, fn) => runOperation(begin(start), fn),
     list(except) {
       const views: OperationView[] = [];
-      running.forEach((entry) => {
-        if (entry.op === except) return;
-        const { id, method, started, sessionId } = entry.op;
-        views.push({ id, method, arguments: argumentsOf(entry), started, sessionId });
+      running.forEach((op) => {
+        if (op === except) return;
+        const { id, method, started, sessionId } = op;
+        views.push({ id, method, arguments: argumentsOf(op), started, sessionId });
       });
       return views;
     },
     cancel(id, reason) {
-      const entry = running.get(id);
-      if (!entry) throw new SvcError(Code.NotFound, `no operation ${JSON.stringify(id)} is running`);
-      entry.op.cancel(reason);
+      const op = running.get(id);
+      if (!op) throw new SvcError(Code.NotFound, `no operation ${JSON.stringify(id)} is running`);
+      op.cancel(reason);
     },
     cancelAll(except, reason) {
       let n = 0;
-      for (const entry of Array.from(running.values())) {
-        if (entry.op === except) continue;
-        entry.op.cancel(reason);
+      for (const op of Array.from(running.values())) {
+        if (op === except) continue;
+        op.cancel(reason);
         n++;
       }
       return n;
     },
     wait(id) {
-      const entry = running.get(id);
-      if (!entry) return Promise.resolve();
-      return new Promise<void>((resolve) => entry.waiters.push(resolve));
+      const op = running.get(id);
+      if (!op) return Promise.resolve();
+      return new Promise<void>((resolve) => (op.waiters ??= []).push(resolve));
     },
     count: () => running.size,
   };

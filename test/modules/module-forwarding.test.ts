@@ -32,7 +32,10 @@ beforeAll(async () => {
   motor = createClient(MotorService, transport);
   sensor = createClient(SensorService, transport);
   robot = createClient(RobotService, transport);
-  await eventually(async () => ((await motor.isPowered({ name: "arm-joint" }).catch(() => undefined)) ? true : undefined), "the module's motor");
+  // A module starting while the machine is busy may take a while: the hook allows it 45 s.
+  await eventually(async () => ((await motor.isPowered({ name: "arm-joint" }).catch(() => undefined)) ? true : undefined), "the module's motor", {
+    timeoutMs: 45_000,
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -328,10 +328,20 @@ function writeAnswer(res: HttpResponse, protocol: LeanProtocol, outcome: Outcome
     else res.end();
     return;
   }
-  const trailerBytes = trailerSerialize(recordHeaders(trailer));
-  const trailerFrame = envelope(trailerFlag, trailerBytes);
-  res.end(outcome.message ? Buffer.concat([envelope(0, outcome.message), trailerFrame]) : trailerFrame);
+  const onlyOk = trailer["grpc-status"] === "0" && Object.keys(trailer).length === 1;
+  const trailerFrame = onlyOk ? okTrailerFrame : envelope(trailerFlag, trailerSerialize(recordHeaders(trailer)));
+  if (!outcome.message) return void res.end(trailerFrame);
+  // One buffer: the message's frame, then the trailer's.
+  const body = Buffer.allocUnsafe(5 + outcome.message.length + trailerFrame.length);
+  body[0] = 0;
+  body.writeUInt32BE(outcome.message.length, 1);
+  body.set(outcome.message, 5);
+  body.set(trailerFrame, 5 + outcome.message.length);
+  res.end(body);
 }
+
+// The trailer of almost every gRPC-web answer, framed once.
+const okTrailerFrame = envelope(trailerFlag, trailerSerialize(recordHeaders({ "grpc-status": "0" })));
 
 function envelope(flags: number, bytes: Uint8Array): Buffer {
   const frame = Buffer.allocUnsafe(5 + bytes.length);
