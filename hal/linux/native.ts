@@ -75,9 +75,9 @@ export interface NativeLibraries {
 }
 
 export const INSTALL_HINTS = {
-  gpiod: "GPIO needs node-libgpiod, built against Debian libgpiod-dev: apt install libgpiod-dev && npm rebuild node-libgpiod",
-  i2c: "I2C needs i2c-bus, a native addon: apt install build-essential && npm install i2c-bus",
-  serial: "Serial needs serialport: npm install serialport (its addon builds with apt install build-essential)",
+  gpiod: "GPIO needs node-libgpiod, built against Debian libgpiod-dev: apt install libgpiod-dev && node tools/native-addons.mjs build",
+  i2c: "I2C needs i2c-bus, a native addon: apt install build-essential && node tools/native-addons.mjs build",
+  serial: "Serial needs serialport's addon: apt install build-essential && node tools/native-addons.mjs build",
 } as const;
 
 type Which = keyof typeof INSTALL_HINTS;

@@ -114,7 +114,7 @@ describe("a missing native library", () => {
     const missing = { gpiod: INSTALL_HINTS.gpiod, i2c: INSTALL_HINTS.i2c, serial: INSTALL_HINTS.serial };
     const host = await openLinuxIO({ definition: raspberryPi(), libraries: { missing } });
     expect(() => new (requireIO(host.io, "Digital"))({ pin: "11", mode: "input" })).toThrow(
-      new IOError("unsupported", "GPIO needs node-libgpiod, built against Debian libgpiod-dev: apt install libgpiod-dev && npm rebuild node-libgpiod"),
+      new IOError("unsupported", "GPIO needs node-libgpiod, built against Debian libgpiod-dev: apt install libgpiod-dev && node tools/native-addons.mjs build"),
     );
     expect(() => new (requireIO(host.io, "SMBus"))({ bus: 1, address: 0x40, hz: 100_000 })).toThrow(/^I2C needs i2c-bus/);
     expect(() => new (requireIO(host.io, "Serial"))({ port: "/dev/ttyS0", baud: 9600 })).toThrow(/^Serial needs serialport/);
