@@ -13,15 +13,11 @@ export { parseReleaseIndex, resolveRelease, RELEASE_PRODUCTS } from "./release-i
 export type { ReleaseArtifact, ReleaseIndex, ReleaseProduct, ReleaseResolution, ProductReleases, ParsedReleaseIndex } from "./release-index.js";
 export { downloadHeldBack, nextDownloadFailure } from "./download-retry.js";
 export type { DownloadFailureRecord, DownloadRetryRules } from "./download-retry.js";
-export { runReleaseScenario } from "./release-scenario.js";
-export type { ReleaseScenarioInput, ReleaseScenarioOutput } from "./release-scenario.js";
 export { initialProvisioningState, provisioningStep, provisioningDeadline, countsAsOnline } from "./provisioning.js";
 export { createProvisioningMachine } from "./provisioning-machine.js";
 export type { ProvisioningMachine, ProvisioningMachineOptions, ProvisioningEvent } from "./provisioning-machine.js";
 export { provisioningSettings, orderNetworks } from "./provisioning-settings.js";
 export type { ProvisioningSettingsOptions } from "./provisioning-settings.js";
-export { runProvisioningScenario } from "./provisioning-scenario.js";
-export type { ProvisioningScenarioInput, ProvisioningScenarioOutput, ProvisioningScenarioRecord, ProvisioningScenarioStep } from "./provisioning-scenario.js";
 export type {
   NetworkConnectivity, ProvisioningNetwork, HotspotSettings, ProvisioningSettings, ProvisioningPhase, ProvisioningState,
   ProvisioningInput, ProvisioningAction, ProvisioningStep,

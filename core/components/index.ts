@@ -1,7 +1,6 @@
 // Public face of core/components: the component and service APIs as TypeScript interfaces, the
 // built-in models (fakes of every API, the GPIO motor, the serial line sensor and the INA219)
-// and their registration, the board model hosts register under their own names, and a motor
-// scenario for cross-engine tests.
+// and their registration, and the board model hosts register under their own names.
 export {
   BOARD_API,
   ENCODER_API,
@@ -43,8 +42,9 @@ export type { FakeEncoder } from "./fake/encoder.js";
 export { boardModel, ANALOG_WRITE_MAX } from "./board/board-model.js";
 export type { BoardHostAttributes, BoardModelDefinition, BoardModelOptions } from "./board/board-model.js";
 export type { DeviceIOOptions } from "./device-io.js";
+// For models a target adds: attributes read with every problem under its configuration path.
+export { failOnIssues, readAttributes } from "./attributes.js";
+export type { AttributeReader, NumberRule } from "./attributes.js";
 export { parseKeyValueLine } from "./serial/key-value-line.js";
 export { builtinModels, registerBuiltinModels } from "./register-builtins.js";
 export type { BuiltinModelOptions } from "./register-builtins.js";
-export { runMotorScenario } from "./motor-scenario.js";
-export type { MotorScenarioInput, MotorScenarioOutput, MotorScenarioSample, MotorScenarioStep } from "./motor-scenario.js";

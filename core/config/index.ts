@@ -11,3 +11,5 @@ export { formatPath as formatDataPath } from "./data-path.js";
 export { jsonSyntaxProblem } from "./json-syntax.js";
 /** How big (characters of text) and how deep (levels of arrays and objects) a configuration may be. */
 export { MAX_CONFIG_CHARACTERS, MAX_CONFIG_DEPTH } from "./config-limits.js";
+/** The log rule patterns a configuration may write, and their matchers. */
+export { compileLogPattern, logPatternProblem } from "./log-pattern.js";

@@ -3,7 +3,7 @@
 import type { CloudConfig, LogRule, NetworkConfig } from "./types.js";
 import type { ValidatedCloud } from "./validated.js";
 import type { IssueList } from "./issue-list.js";
-import { logPatternProblem } from "../logging/pattern.js";
+import { logPatternProblem } from "./log-pattern.js";
 import { parseDuration } from "./duration.js";
 
 export function buildLogRules(rules: LogRule[], originalIndex: (index: number) => number, issues: IssueList): LogRule[] {

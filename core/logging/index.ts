@@ -1,7 +1,6 @@
 // Public face of core/logging: levels, log rules and their precedence, the log engine with its
-// de-duplication, log scenarios for cross-engine tests, and secret masking for configurations.
+// de-duplication, and secret masking for configurations.
 export { LOG_LEVELS, DEFAULT_LOG_LEVEL, parseLogLevel } from "./levels.js";
-export { logPatternProblem, compileLogPattern } from "./pattern.js";
 export { NO_FIELDS, combineSinks, createCollectingSink } from "./log-entry.js";
 export type { LogEntry, LogFields, LogSink, CollectingSink } from "./log-entry.js";
 export { RESOURCE_LOGGER_PREFIX, resourceLoggerName, moduleLoggerName, moduleStderrLoggerName } from "./logger-names.js";
@@ -10,8 +9,6 @@ export type { LoggingSettings, LevelPlan, LevelChoice, LevelSource } from "./lev
 export { NOISY_MESSAGE_THRESHOLD, NOISY_WINDOW_MS, MAX_TRACKED_MESSAGES } from "./deduplicator.js";
 export { createLogEngine } from "./log-engine.js";
 export type { LogEngine, LogEngineOptions, Logger, LoggerOptions } from "./log-engine.js";
-export { runLogScenario } from "./log-scenario.js";
-export type { LogScenarioInput, LogScenarioOutput, LogScenarioStep, LoggerRef } from "./log-scenario.js";
 export { MASK, SECRET_FIELD_NAMES, SECRET_PATHS, isSecretPath, maskSecretFields, maskSecrets } from "./secrets.js";
 export { formatConfigDiff, formatPath } from "./config-diff.js";
 export type { ConfigDiffOptions } from "./config-diff.js";

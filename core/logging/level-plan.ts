@@ -6,7 +6,7 @@
 import type { ConfigIssue } from "../config/index.js";
 import { DEFAULT_LOG_LEVEL, levelProblem, parseLogLevel, type LogLevel } from "./levels.js";
 import { resourceLoggerName, moduleLoggerName } from "./logger-names.js";
-import { compileLogPattern, logPatternProblem } from "./pattern.js";
+import { compileLogPattern, logPatternProblem } from "../config/index.js";
 
 /** Plain inputs, shaped like the fields of the parsed machine configuration. */
 export interface LoggingSettings {

@@ -13,6 +13,11 @@ export { createMovementSensorService } from "./components/movement-sensor-servic
 export { createPowerSensorService } from "./components/power-sensor-service.js";
 export { createGenericComponentService } from "./components/generic-component-service.js";
 export { createGenericServiceService } from "./components/generic-service-service.js";
+export { apiTable, apisServedOn, protoServiceOf, servedApiOf } from "./api-table.js";
+export type { ApiKey, ApisOn, ApisWithTargetHandlers, ServedApi, ServiceOf, ServingTarget } from "./api-table.js";
+// For the handlers of an API a target serves itself.
+export { doCommandMethod, geometriesUnsupportedMethod } from "./components/shared-methods.js";
+export { resolve as resolveResource } from "./components/resolve-resource.js";
 export { uuidFrom } from "./operation-id.js";
 export { createOperations, runOperation, DEFAULT_MAX_ARGUMENTS_LENGTH } from "./operations.js";
 export type { OperationStart, Operations, OperationsOptions, OperationView, RunningOperation } from "./operations.js";
@@ -21,5 +26,3 @@ export type { SessionView, Sessions, SessionsOptions, StartedSession, Stoppable 
 export { createCallRunner, SESSION_EXEMPT_METHODS } from "./call-runner.js";
 export type { CallRunner, CallRunnerOptions, CallStart } from "./call-runner.js";
 export * from "./robot/index.js";
-export { runSessionScenario } from "./session-scenario.js";
-export type { SessionScenarioInput, SessionScenarioOutput, SessionScenarioStep } from "./session-scenario.js";

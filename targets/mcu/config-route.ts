@@ -3,7 +3,7 @@
 // call (401 without one, 403 over plaintext from another machine), checked from the head before
 // the body is read; a body past the limit is 413.
 import { Code } from "../../core/index.js";
-import { decodeUtf8, encodeUtf8 } from "../../core/rpc/codec/index.js";
+import { decodeUtf8, encodeUtf8 } from "./codec/index.js";
 import type { Refusal } from "./api-key-gate.js";
 import { CONFIG_ROUTE, MAX_CONFIG_BODY_BYTES } from "./body-limits.js";
 import { accepting, answered, text, type HeaderList, type HttpArrival, type HttpCall, type HttpHead } from "./http-arrival.js";

@@ -13,7 +13,7 @@
 // Reply: f64 next timer due (NaN: none), u32 calls still running, u32 n, n times
 //   (u32 id, u16 status, str headers, u32 length, body), str logs (a JSON array of entries, or "").
 // str is u32 length + UTF-8. Numbers are little-endian.
-import { decodeUtf8, encodeUtf8 } from "../../core/rpc/codec/index.js";
+import { decodeUtf8, encodeUtf8 } from "./codec/index.js";
 
 export const COMMAND_CONFIG = 1;
 export const COMMAND_REQUEST = 2;

@@ -1,6 +1,6 @@
 // What the MCU's HTTP exchange and its transports pass between them: a request's head, then an
 // arrival that says how much body to read and turns the body into an answer.
-import { encodeUtf8 } from "../../core/rpc/codec/index.js";
+import { encodeUtf8 } from "./codec/index.js";
 
 /** What a transport knows of a request before its body. */
 export interface HttpHead {

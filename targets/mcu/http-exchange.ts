@@ -6,7 +6,7 @@
 // their session and deadline, CORS lets browser clients in, and an optional route takes a new
 // configuration. Everything else is a plain 404, 405 or 415.
 import { Code, type Clock } from "../../core/index.js";
-import { responseBody, type DispatchedCall, type DispatchRequest } from "../../core/rpc/dispatch/index.js";
+import { responseBody, type DispatchedCall, type DispatchRequest } from "./dispatch/index.js";
 import { AUTHENTICATE_PATH, type ApiKeyGate, type Refusal } from "./api-key-gate.js";
 import { CONFIG_ROUTE, MAX_GRPC_WEB_BODY_BYTES, mediaTypeOf, routeOf } from "./body-limits.js";
 import { openConfigRoute } from "./config-route.js";

@@ -5,20 +5,12 @@
 // rebuilt; the maintenance window gates it as on the server). API keys follow the configuration
 // in force (see machine-auth.ts); `proto.rpc.v1.AuthService` trades them for tokens.
 import {
-  createBoardService,
-  createEncoderService,
-  createGenericComponentService,
-  createGenericServiceService,
+  apisServedOn,
   createLogEngine,
   createMachine,
   createModelRegistry,
-  createMotorService,
-  createMovementSensorService,
-  createPowerSensorService,
   createResourceLookup,
   createRobotAssembly,
-  createSensorService,
-  createServoService,
   registerBuiltinModels,
   uuidFrom,
   type Clock,
@@ -33,8 +25,8 @@ import {
   type ResourceLookup,
   type ShutdownReport,
 } from "../../core/index.js";
-import { createWireCodec, wireTables } from "../../core/rpc/codec/index.js";
-import { createRpcDispatcher, type DispatchedCall, type DispatchRequest } from "../../core/rpc/dispatch/index.js";
+import { createWireCodec, wireTables } from "./codec/index.js";
+import { createRpcDispatcher, type DispatchedCall, type DispatchRequest } from "./dispatch/index.js";
 import type { IOProvider } from "../../hal/io.js";
 import type { ApiKeyGate, ApiKeyGateSettings } from "./api-key-gate.js";
 import { configRevision } from "./config-revision.js";
@@ -94,21 +86,19 @@ function moduleIssues(config: MachineConfig): ConfigIssue[] {
   }));
 }
 
-/** What the MCU serves, by service: each service's handlers are made on its first call. */
+/**
+ * What the MCU serves, by service: the machine's own services and the rows of the table of
+ * served APIs that name the MCU. Each service's handlers are made on its first call.
+ */
 function servedServices(lookup: ResourceLookup, robot: () => object, auth: () => object): Record<string, () => object> {
-  return {
-    "viam.robot.v1.RobotService": robot,
-    "viam.component.sensor.v1.SensorService": () => createSensorService(lookup),
-    "viam.component.board.v1.BoardService": () => createBoardService(lookup),
-    "viam.component.motor.v1.MotorService": () => createMotorService(lookup),
-    "viam.component.servo.v1.ServoService": () => createServoService(lookup),
-    "viam.component.encoder.v1.EncoderService": () => createEncoderService(lookup),
-    "viam.component.movementsensor.v1.MovementSensorService": () => createMovementSensorService(lookup),
-    "viam.component.powersensor.v1.PowerSensorService": () => createPowerSensorService(lookup),
-    "viam.component.generic.v1.GenericService": () => createGenericComponentService(lookup),
-    "viam.service.generic.v1.GenericService": () => createGenericServiceService(lookup),
-    "proto.rpc.v1.AuthService": auth,
-  };
+  const services: Record<string, () => object> = { "viam.robot.v1.RobotService": robot };
+  for (const [, served] of apisServedOn("mcu")) {
+    const handlers = served.handlers;
+    // Every MCU row has the core's handlers: only Linux rows may leave them to their target.
+    if (handlers !== undefined) services[served.service] = () => handlers(lookup);
+  }
+  services["proto.rpc.v1.AuthService"] = auth;
+  return services;
 }
 
 /** The MCU's screen: keys it cannot serve refuse the configuration; modules are left out. */

@@ -6,7 +6,7 @@
 // tokens come from the host with each request (XS has no secure source), and the shim says which
 // address a request came from and whether its body went past the limit.
 import { errorMessage, type LogEntry, type LogSink } from "../../core/index.js";
-import { encodeUtf8 } from "../../core/rpc/codec/index.js";
+import { encodeUtf8 } from "./codec/index.js";
 import { createSimBoard } from "../../hal/sim/index.js";
 import { createDrivenClock, type DrivenClock } from "./driven-clock.js";
 import {

@@ -8,8 +8,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Board } from "../../core/components/index.js";
 import { INSTALL_HINTS, openLinuxIO, type LinuxIOOptions, type NativeLibraries } from "../../hal/linux/index.js";
 import { linuxBoardModels } from "../../targets/linux/server/linux-models.js";
-import { createGpiodStandIn } from "../hal/gpiod-stand-in.js";
-import { createPwmTree, type PwmTree } from "../hal/sysfs-pwm-tree.js";
+import { createGpiodStandIn } from "../helpers/gpiod-stand-in.js";
+import { createPwmTree, type PwmTree } from "../helpers/sysfs-pwm-tree.js";
 import { createTestMachine, entry, type TestMachine } from "./test-machine.js";
 
 let machine: TestMachine;

@@ -3,7 +3,7 @@
 // builtin) and loaded into a real XS worker.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMotorScenario, type MotorScenarioInput } from "../../core/components/index.js";
+import { runMotorScenario, type MotorScenarioInput } from "./motor-scenario.js";
 import { ScenarioInXs } from "../../tools/xs/scenario-in-xs.js";
 
 const scenario: MotorScenarioInput = {
@@ -36,7 +36,7 @@ const scenario: MotorScenarioInput = {
 describe("the built-in motor in XS", () => {
   let xs: ScenarioInXs;
   beforeAll(async () => {
-    xs = await ScenarioInXs.start(join(import.meta.dirname, "../../core/components/index.ts"));
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "motor-scenario.ts"));
   });
   afterAll(() => xs?.close());
 

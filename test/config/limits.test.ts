@@ -12,9 +12,9 @@ import {
   parseMachineConfig,
   resourceConfigEqual,
 } from "../../core/index.js";
-import { readStructJson, writeStructJson } from "../../core/rpc/codec/struct-json.js";
-import { createWireReader } from "../../core/rpc/codec/wire-reader.js";
-import { createWireWriter } from "../../core/rpc/codec/wire-writer.js";
+import { readStructJson, writeStructJson } from "../../targets/mcu/codec/struct-json.js";
+import { createWireReader } from "../../targets/mcu/codec/wire-reader.js";
+import { createWireWriter } from "../../targets/mcu/codec/wire-writer.js";
 import { AddResourceRequestSchema } from "../../proto/gen/module/v1/module_pb.js";
 import { wireComponentConfig } from "../../targets/linux/modules/module-client.js";
 import { CoreInXs } from "../../tools/xs/core-in-xs.js";

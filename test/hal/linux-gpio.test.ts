@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { IOError, requireIO } from "../../hal/io.js";
 import { INSTALL_HINTS, loadNativeLibraries, openLinuxIO, parseGenericDefinition, raspberryPi, raspberryPi4, raspberryPi5 } from "../../hal/linux/index.js";
 import { runConformance } from "../../tools/hal-conformance/conformance.js";
-import { createGpiodStandIn } from "./gpiod-stand-in.js";
+import { createGpiodStandIn } from "../helpers/gpiod-stand-in.js";
 
 const dev = mkdtempSync(join(tmpdir(), "svc-dev-"));
 writeFileSync(join(dev, "gpiochip0"), "");

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { IOError, requireIO } from "../../hal/io.js";
 import { openLinuxIO, parseGenericDefinition, raspberryPi, raspberryPi5 } from "../../hal/linux/index.js";
 import { runConformance } from "../../tools/hal-conformance/conformance.js";
-import { createPwmTree, type PwmTree } from "./sysfs-pwm-tree.js";
+import { createPwmTree, type PwmTree } from "../helpers/sysfs-pwm-tree.js";
 
 let tree: PwmTree | undefined;
 afterEach(() => tree?.remove());

@@ -3,7 +3,8 @@
 // when de-duplication is off.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NOISY_MESSAGE_THRESHOLD, NOISY_WINDOW_MS, runLogScenario, type LogEntry } from "../../core/index.js";
+import { NOISY_MESSAGE_THRESHOLD, NOISY_WINDOW_MS, type LogEntry } from "../../core/index.js";
+import { runLogScenario } from "./log-scenario.js";
 import { dedupScenarios as s } from "./scenarios.js";
 
 const copy = (time = 0): LogEntry => ({

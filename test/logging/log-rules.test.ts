@@ -2,7 +2,8 @@
 // live reconfiguration. Every case is a scenario that the XS comparison runs as well.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileLogPattern, createCollectingSink, createLogEngine, createManualClock, runLogScenario } from "../../core/index.js";
+import { compileLogPattern, createCollectingSink, createLogEngine, createManualClock } from "../../core/index.js";
+import { runLogScenario } from "./log-scenario.js";
 import { ruleScenarios as s } from "./scenarios.js";
 
 const motorLeft = "rdk.resource_manager.rdk:component:motor/left";

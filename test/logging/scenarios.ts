@@ -1,6 +1,6 @@
 // Log scenarios shared by the rule and de-duplication tests and by the XS comparison: each is
-// plain JSON, run by the core's runLogScenario on a manual clock.
-import type { LogScenarioInput } from "../../core/index.js";
+// plain JSON, run by runLogScenario (log-scenario.ts) on a manual clock.
+import type { LogScenarioInput } from "./log-scenario.js";
 
 const motorLeft = "rdk.resource_manager.rdk:component:motor/left";
 const motorRight = "rdk.resource_manager.rdk:component:motor/right";

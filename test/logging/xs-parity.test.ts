@@ -1,14 +1,15 @@
 // The rule and de-duplication scenarios give the same answer, byte for byte, in XS (the MCU
 // bundle) as on Node.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runLogScenario } from "../../core/index.js";
-import { CoreInXs } from "../../tools/xs/core-in-xs.js";
+import { join } from "node:path";
+import { ScenarioInXs } from "../../tools/xs/scenario-in-xs.js";
+import { runLogScenario } from "./log-scenario.js";
 import { dedupScenarios, ruleScenarios } from "./scenarios.js";
 
 describe("log scenarios in XS", () => {
-  let xs: CoreInXs;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    xs = await CoreInXs.start();
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "log-scenario.ts"));
   });
   afterAll(() => xs.close());
 
@@ -16,7 +17,7 @@ describe("log scenarios in XS", () => {
   for (const [name, scenario] of Object.entries(all)) {
     it(`${name}: same JSON as on Node`, async () => {
       const node = JSON.stringify(runLogScenario(scenario));
-      const { json } = await xs.callRaw("runLogScenario", scenario);
+      const json = await xs.run("runLogScenario", scenario);
       expect(json).toBe(node);
     });
   }

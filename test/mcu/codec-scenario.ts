@@ -1,6 +1,6 @@
 // The MCU codec run on whatever engine loads this module (Node, or XS through ScenarioInXs):
 // samples in as tagged JSON, their bytes out as hex, and bytes in as hex, their shapes out.
-import { createWireCodec, wireTables } from "../../core/rpc/codec/index.js";
+import { createWireCodec, wireTables } from "../../targets/mcu/codec/index.js";
 import { bytesOfHex, fromTagged, hexOf, toTagged } from "./tagged-json.js";
 
 export interface CodecScenarioInput {

@@ -6,7 +6,7 @@
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createWireCodec, methodRows, wireTables } from "../../core/rpc/codec/index.js";
+import { createWireCodec, methodRows, wireTables } from "../../targets/mcu/codec/index.js";
 import { initOf, loadServedServices, plainShape, reachableMessages, tableMessages } from "./served-messages.js";
 
 const codec = createWireCodec(wireTables);

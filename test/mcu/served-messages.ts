@@ -5,20 +5,12 @@
 import type { DescField, DescMessage, DescService } from "@bufbuild/protobuf";
 import { ScalarType } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import { join } from "node:path";
-import { wireTables } from "../../core/rpc/codec/index.js";
-import { servedServices } from "../../tools/gen/wire-tables.gen.mjs";
-
-const root = join(import.meta.dirname, "../..");
+import { wireTables } from "../../targets/mcu/codec/index.js";
+import { loadServedServices as loadFromGenerator } from "../../tools/gen/wire-tables.gen.mjs";
 
 /** The served services' descriptors, loaded from proto/gen as the generator loads them. */
 export async function loadServedServices(): Promise<Array<{ desc: DescService; methods?: string[] }>> {
-  const out: Array<{ desc: DescService; methods?: string[] }> = [];
-  for (const s of servedServices as Array<{ module: string; name: string; methods?: string[] }>) {
-    const module = (await import(join(root, s.module))) as Record<string, DescService>;
-    out.push({ desc: module[s.name]!, methods: s.methods });
-  }
-  return out;
+  return (await loadFromGenerator()) as Array<{ desc: DescService; methods?: string[] }>;
 }
 
 /** Every message reachable from the services, by full name. */

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { neutralBundleOptions } from "./neutral-guard.mjs";
 import { linuxEntries, mcuEntry, moduleEntries, nativeExternals } from "./entries.mjs";
-import { buildTargetBundle } from "../mcu-shim/build-bundle.mjs";
+import { buildTargetBundle } from "./target-bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // Digital checks on two pins wired together: levels carried both ways, pull-ups and pull-downs,
 // open drain, edge callbacks (rising, falling, both), and a pin refused while held.
 import { IOError, requireIO, type Digital, type DigitalOptions } from "../../hal/io.js";
-import { expectEqual, sleep, type Check, type ConformanceTarget } from "./conformance.js";
+import { expectEqual, sleep, type Check, type ConformanceTarget } from "./check.js";
 
 const TOGGLES = 5;
 

@@ -1,7 +1,7 @@
 // I2C checks on a device with scratch registers: SMBus byte, word (both byte orders) and block
 // register access, and plain I2C register write then read with a repeated start.
 import { requireIO } from "../../hal/io.js";
-import { expectEqual, type Check, type ConformanceTarget, type I2CScratch } from "./conformance.js";
+import { expectEqual, type Check, type ConformanceTarget, type I2CScratch } from "./check.js";
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 

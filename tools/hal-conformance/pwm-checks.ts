@@ -2,7 +2,7 @@
 // frequency through a new handle (IO configuration is fixed once constructed), and nothing left
 // running after close.
 import { requireIO } from "../../hal/io.js";
-import { SkipCheck, type Check, type ConformanceTarget } from "./conformance.js";
+import { SkipCheck, type Check, type ConformanceTarget } from "./check.js";
 
 const near = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance * Math.max(1, Math.abs(expected));
 

@@ -1,7 +1,7 @@
 // Serial checks on two ports wired to each other (or one port with TX looped to RX): every byte
 // value, both ways, at each baud rate asked for.
 import { requireIO, type Serial } from "../../hal/io.js";
-import type { Check, ConformanceTarget } from "./conformance.js";
+import type { Check, ConformanceTarget } from "./check.js";
 
 /** Every byte value, then a run that is not a simple count, so swapped or dropped bytes show. */
 export function testPattern(): Uint8Array {

@@ -1,34 +1,10 @@
-// Builds the MCU target's bundle the way dist/mcu/core.mjs is built (platform neutral, ES2020,
-// minified, failing on any Node builtin): into dist/mcu/svc-mcu.mjs for the benchmark, or in
-// memory for the shim, so concurrent tests never read a half-written file. Run as a command it
-// also writes dist/mcu/svc-mcu.js, the module targets/mcu/manifest.json gives mcconfig.
+// The MCU target's bundle for the shim and the benchmark (tools/build/target-bundle.mjs builds
+// it). Run as a command it writes dist/mcu/svc-mcu.mjs and svc-mcu.js.
 // Usage: node tools/mcu-shim/build-bundle.mjs
-import { build } from "esbuild";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mcuTargetBundle, mcuTargetEntry } from "../build/entries.mjs";
-import { neutralBundleOptions } from "../build/neutral-guard.mjs";
+import { buildTargetBundle } from "../build/target-bundle.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-
-/** The bundle's code; written to dist/mcu/svc-mcu.mjs as well when `write` is set. */
-export async function buildTargetBundle({ write = false, firmware = false } = {}) {
-  const result = await build({
-    ...neutralBundleOptions(root),
-    entryPoints: [mcuTargetEntry],
-    write: false,
-    logLevel: "error",
-  });
-  const code = result.outputFiles[0].text;
-  if (write) {
-    const out = join(root, mcuTargetBundle);
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, code);
-    if (firmware) writeFileSync(out.replace(/\.mjs$/, ".js"), code);
-  }
-  return code;
-}
+export { buildTargetBundle };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await buildTargetBundle({ write: true, firmware: true }).catch(() => process.exit(1));

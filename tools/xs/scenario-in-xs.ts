@@ -35,13 +35,13 @@ export class ScenarioInXs {
     }
   }
 
-  /** Calls the exported async function `fn` with `input`; resolves to XS's JSON of its result. */
+  /** Calls the exported function `fn` (async or not) with `input`; resolves to XS's JSON of its result. */
   async run(fn: string, input: unknown): Promise<string> {
     // XS settles the promise before the evaluate command returns, since its job queue is drained.
     // The input goes through JSON.parse, not a literal, so a "__proto__" key stays a key.
     await this.worker.evaluate(`
       globalThis.scenarioJson = undefined;
-      globalThis.svcScenario[${JSON.stringify(fn)}](JSON.parse(${JSON.stringify(JSON.stringify(input))})).then(
+      new Promise((resolve) => resolve(globalThis.svcScenario[${JSON.stringify(fn)}](JSON.parse(${JSON.stringify(JSON.stringify(input))})))).then(
         (out) => { globalThis.scenarioJson = JSON.stringify(out); },
         (e) => { globalThis.scenarioJson = JSON.stringify({ error: String(e && e.stack || e) }); },
       );

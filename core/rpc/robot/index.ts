@@ -5,6 +5,5 @@ export type { RobotServiceHandlers } from "./robot-service.js";
 export type { CloudMetadata, RobotServiceDeps, VersionInfo } from "./robot-service-deps.js";
 export { createGraphRobotParts } from "./graph-robot-parts.js";
 export type { GraphRobotParts, GraphRobotPartsOptions } from "./graph-robot-parts.js";
-export { protoServiceOf } from "./proto-services.js";
 export { wireResourceName } from "./machine-status.js";
 export { durationFromMs, timestampFromMs } from "./wire-time.js";

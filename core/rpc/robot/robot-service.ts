@@ -9,7 +9,7 @@ import type { CallInfo } from "../call.js";
 import type { ServiceHandlers } from "../components/handler-types.js";
 import { Code, SvcError } from "../../errors/index.js";
 import { machineStatusResponse, wireCloudMetadata } from "./machine-status.js";
-import { protoServiceOf } from "./proto-services.js";
+import { protoServiceOf } from "../api-table.js";
 import type { RobotServiceDeps } from "./robot-service-deps.js";
 import { durationFromMs, timestampFromMs } from "./wire-time.js";
 

@@ -9,6 +9,8 @@ export type { RawUnaryCall } from "./raw-unary.js";
 export { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES } from "./unix-socket-server.js";
 export type { UnixSocketServer, UnixSocketServerOptions } from "./unix-socket-server.js";
 export { createRemoteResource, isRemoteApi, REMOTE_APIS } from "./remote-resource.js";
+export { linuxApiTable, linuxServedApis } from "./linux-api-table.js";
+export type { LinuxApiColumns, LinuxServedApi, RemoteFactory } from "./linux-api-table.js";
 export { RemoteCallError } from "./remote-call-error.js";
 export { createRemoteBoard } from "./remote-board.js";
 export { createRemoteEncoder } from "./remote-encoder.js";

@@ -9,45 +9,13 @@
 // this object refuse later calls. The transport belongs to the caller too: one transport serves
 // every resource of a peer and is closed by its owner.
 import type { Transport } from "@connectrpc/connect";
-import {
-  BOARD_API,
-  Code,
-  ENCODER_API,
-  formatApi,
-  formatResourceName,
-  GENERIC_COMPONENT_API,
-  GENERIC_SERVICE_API,
-  MOTOR_API,
-  MOVEMENT_SENSOR_API,
-  POWER_SENSOR_API,
-  SENSOR_API,
-  SERVO_API,
-  SvcError,
-  type Resource,
-  type ResourceName,
-} from "../../../core/index.js";
-import { createRemoteBoard } from "./remote-board.js";
-import { createRemoteEncoder } from "./remote-encoder.js";
-import { createRemoteGenericComponent, createRemoteGenericService } from "./remote-generic.js";
-import { createRemoteMotor } from "./remote-motor.js";
-import { createRemoteMovementSensor } from "./remote-movement-sensor.js";
-import { createRemotePowerSensor } from "./remote-power-sensor.js";
-import { createRemoteSensor } from "./remote-sensor.js";
-import { createRemoteServo } from "./remote-servo.js";
+import { Code, formatApi, formatResourceName, SvcError, type Resource, type ResourceName } from "../../../core/index.js";
+import { linuxServedApis, type RemoteFactory } from "./linux-api-table.js";
 
-type RemoteFactory = (name: ResourceName, transport: Transport) => Resource;
-
-const factories: ReadonlyMap<string, RemoteFactory> = new Map<string, RemoteFactory>([
-  [SENSOR_API, createRemoteSensor],
-  [BOARD_API, createRemoteBoard],
-  [MOTOR_API, createRemoteMotor],
-  [SERVO_API, createRemoteServo],
-  [ENCODER_API, createRemoteEncoder],
-  [MOVEMENT_SENSOR_API, createRemoteMovementSensor],
-  [POWER_SENSOR_API, createRemotePowerSensor],
-  [GENERIC_COMPONENT_API, createRemoteGenericComponent],
-  [GENERIC_SERVICE_API, createRemoteGenericService],
-]);
+// By API triplet, from the table of served APIs.
+const factories: ReadonlyMap<string, RemoteFactory> = new Map(
+  linuxServedApis.flatMap(({ row, remote }) => (remote === undefined ? [] : [[row.api, remote] as const])),
+);
 
 /** The APIs a remote resource can stand for (the ones svc serves), as `namespace:type:subtype`. */
 export const REMOTE_APIS: readonly string[] = Object.freeze(Array.from(factories.keys()));

@@ -8,12 +8,12 @@ import {
   provisioningDeadline,
   provisioningSettings,
   provisioningStep,
-  runProvisioningScenario,
   type ProvisioningAction,
   type ProvisioningInput,
   type ProvisioningSettings,
   type ProvisioningState,
 } from "../../../core/index.js";
+import { runProvisioningScenario } from "./provisioning-scenario.js";
 
 const MIN = 60_000;
 

@@ -1,15 +1,12 @@
-// The provisioning state machine behaves the same in XS as on Node: core/agent is bundled on its
-// own (platform neutral, refusing any Node builtin), loaded into a real XS worker, and the same
-// scenarios run on both sides are compared byte for byte.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// The provisioning state machine behaves the same in XS as on Node: the scenario and the core's
+// agent policy it drives are bundled on their own (platform neutral, refusing any Node builtin),
+// loaded into a real XS worker, and the same scenarios run on both sides are compared byte for
+// byte.
 import { join } from "node:path";
-import { build } from "esbuild";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runProvisioningScenario, type ProvisioningScenarioInput, type ProvisioningScenarioStep } from "../../../core/index.js";
-import { nodeBuiltinGuard } from "../../../tools/build/neutral-guard.mjs";
-import { CoreInXs } from "../../../tools/xs/core-in-xs.js";
+import { ScenarioInXs } from "../../../tools/xs/scenario-in-xs.js";
+import { runProvisioningScenario, type ProvisioningScenarioInput, type ProvisioningScenarioStep } from "./provisioning-scenario.js";
 
 const MIN = 60_000;
 const settings = {
@@ -59,31 +56,17 @@ const stepArb: fc.Arbitrary<ProvisioningScenarioStep> = fc.oneof(
 );
 
 describe("provisioning in XS", () => {
-  let xs: CoreInXs;
-  let dir: string;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "svc-provisioning-xs-"));
-    const outfile = join(dir, "agent.mjs");
-    await build({
-      entryPoints: [join(import.meta.dirname, "../../../core/agent/index.ts")],
-      outfile,
-      bundle: true,
-      platform: "neutral",
-      target: "es2020",
-      format: "esm",
-      plugins: [nodeBuiltinGuard()],
-      logLevel: "error",
-    });
-    xs = await CoreInXs.start(outfile);
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "provisioning-scenario.ts"));
   });
   afterAll(async () => {
     await xs?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("gives the same actions and states as Node for a day of losing and finding networks", async () => {
     const node = runProvisioningScenario(story);
-    const { json } = await xs.callRaw("runProvisioningScenario", story);
+    const json = await xs.run("runProvisioningScenario", story);
     expect(json).toBe(JSON.stringify(node));
     expect(node.records.flatMap((r) => r.actions.map((a) => a.kind))).toContain("start-hotspot");
     expect(node.final.name).toBe("rebooting");
@@ -93,7 +76,7 @@ describe("provisioning in XS", () => {
     const runs = fc.sample(fc.array(stepArb, { maxLength: 40 }), { numRuns: 25, seed: 7 });
     for (const steps of runs) {
       const input: ProvisioningScenarioInput = { settings, steps };
-      const { json } = await xs.callRaw("runProvisioningScenario", input);
+      const json = await xs.run("runProvisioningScenario", input);
       expect(json).toBe(JSON.stringify(runProvisioningScenario(input)));
     }
   });

@@ -1,6 +1,7 @@
 // The release index and what version_control values resolve to: channels, pinned versions, URLs,
 // bad marks, platforms; every bad field named; the same answers in XS as in Node.
 import fc from "fast-check";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   classifyVersionSpec,
@@ -9,10 +10,9 @@ import {
   parseSemver,
   resolveRelease,
   resolveUrlReference,
-  runReleaseScenario,
-  type ReleaseScenarioInput,
 } from "../../../core/index.js";
-import { CoreInXs } from "../../../tools/xs/core-in-xs.js";
+import { ScenarioInXs } from "../../../tools/xs/scenario-in-xs.js";
+import { runReleaseScenario, type ReleaseScenarioInput } from "./release-scenario.js";
 
 const sha = (c: string) => c.repeat(64);
 const INDEX_URL = "https://releases.example.com/svc/index.json";
@@ -214,9 +214,9 @@ describe("resolving a version spec", () => {
 });
 
 describe("in XS", () => {
-  let xs: CoreInXs;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    xs = await CoreInXs.start();
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "release-scenario.ts"));
   });
   afterAll(() => xs?.close());
 
@@ -233,7 +233,7 @@ describe("in XS", () => {
         { product: "agent", spec: "stable", platform: "linux/amd64" },
       ],
     };
-    const inXs = await xs.callRaw("runReleaseScenario", input);
-    expect(inXs.json).toBe(JSON.stringify(runReleaseScenario(input)));
+    const inXs = await xs.run("runReleaseScenario", input);
+    expect(inXs).toBe(JSON.stringify(runReleaseScenario(input)));
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_RANGES, NETWORK_RANGES, agentConfigAsLayer, mergeAgentLayers, parseMachineConfig } from "../../../core/index.js";
-import { CoreInXs } from "../../../tools/xs/core-in-xs.js";
+import { ScenarioInXs } from "../../../tools/xs/scenario-in-xs.js";
 
 const builtIn = parseMachineConfig({}).config!.agent;
 
@@ -131,9 +131,10 @@ describe("mergeAgentLayers", () => {
 });
 
 describe("mergeAgentLayers in XS", () => {
-  let xs: CoreInXs;
+  let xs: ScenarioInXs;
   beforeAll(async () => {
-    xs = await CoreInXs.start();
+    // The agent's policy is bundled on its own: it is part of the core, not of the MCU's bundle.
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "../../../core/agent/index.ts"));
   });
   afterAll(() => xs?.close());
 
@@ -142,7 +143,7 @@ describe("mergeAgentLayers in XS", () => {
       { source: "manufacturer defaults", agent: { network_configuration: { user_idle_minutes: -3, hotspot_prefix: "acme" }, additional_networks: { a: { type: "wired", priority: -5000 } } } },
       { source: "machine config", agent: { advanced_settings: { debug: "no" }, system_configuration: { forward_system_logs: "all,-cron" } } },
     ];
-    const { json } = await xs.callRaw("mergeAgentLayers", layers);
+    const json = await xs.run("mergeAgentLayers", layers);
     expect(json).toBe(JSON.stringify(mergeAgentLayers(layers)));
   });
 });

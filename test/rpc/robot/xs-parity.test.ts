@@ -4,7 +4,7 @@
 // any Node builtin) and loaded into a real XS worker.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSessionScenario, type SessionScenarioInput } from "../../../core/rpc/index.js";
+import { runSessionScenario, type SessionScenarioInput } from "./session-scenario.js";
 import { ScenarioInXs } from "../../../tools/xs/scenario-in-xs.js";
 
 const scenario: SessionScenarioInput = {
@@ -37,7 +37,7 @@ const scenario: SessionScenarioInput = {
 describe("operations and sessions in XS", () => {
   let xs: ScenarioInXs;
   beforeAll(async () => {
-    xs = await ScenarioInXs.start(join(import.meta.dirname, "../../../core/rpc/index.ts"));
+    xs = await ScenarioInXs.start(join(import.meta.dirname, "session-scenario.ts"));
   });
   afterAll(() => xs?.close());
 

@@ -1,8 +1,9 @@
-// Log rule patterns: a pattern matches a logger name when the whole name matches, `*` stands
-// for any run of characters (possibly empty) and every other character is literal, so
-// `rdk.resource_manager.rdk:component:motor/*` and `rdk.*` work as existing configurations
-// write them. Patterns are compiled once, when a configuration is applied; the common shapes
-// (no star, one leading or trailing star) avoid a regular expression altogether.
+// Log rule patterns, as a configuration writes them: a pattern matches a logger name when the
+// whole name matches, `*` stands for any run of characters (possibly empty) and every other
+// character is literal, so `rdk.resource_manager.rdk:component:motor/*` and `rdk.*` work as
+// existing configurations write them. Patterns are compiled once, when a configuration is
+// applied; the common shapes (no star, one leading or trailing star) avoid a regular expression
+// altogether.
 
 const allowed = /^[A-Za-z0-9_\-.:/*@]+$/;
 

@@ -1,12 +1,12 @@
 // A log scenario as pure data: a configuration, then steps (log, advance the clock, reconfigure,
 // read levels). It runs on a manual clock with a collecting sink and returns everything that
 // happened as JSON, so the same scenario can be run on Node and in XS and the answers compared.
-import type { ConfigIssue } from "../config/index.js";
-import type { LoggingSettings } from "./level-plan.js";
-import { createLogEngine, type Logger } from "./log-engine.js";
-import { createCollectingSink, type LogEntry } from "./log-entry.js";
-import { parseLogLevel, type LogLevel } from "./levels.js";
-import { createManualClock } from "../manual-clock.js";
+import type { ConfigIssue } from "../../core/config/index.js";
+import type { LoggingSettings } from "../../core/logging/level-plan.js";
+import { createLogEngine, type Logger } from "../../core/logging/log-engine.js";
+import { createCollectingSink, type LogEntry } from "../../core/logging/log-entry.js";
+import { parseLogLevel, type LogLevel } from "../../core/logging/levels.js";
+import { createManualClock } from "../../core/manual-clock.js";
 
 /**
  * A logger reference: a plain name (`svc.networking`), `stderr:<module>` for a module's stderr,

@@ -1,4 +1,4 @@
-// Public face of core/rpc/codec: the compact protobuf codec the MCU serves with, its generated
+// Public face of targets/mcu/codec: the compact protobuf codec the MCU serves with, its generated
 // tables, and UTF-8 for hosts without TextEncoder.
 export { createWireCodec } from "./wire-codec.js";
 export type { WireCodec } from "./wire-codec.js";

@@ -1,7 +1,7 @@
 // The MCU's protobuf codec: encodes the handlers' init shapes and decodes requests to the shapes
 // they expect, for the messages of the generated wire tables, byte for byte as protobuf-es does.
 // One writer is kept and reused, so encoding allocates little more than its result.
-import { errorMessage } from "../../errors/index.js";
+import { errorMessage } from "../../../core/index.js";
 import { readFields, zeroMessage } from "./decode-message.js";
 import { writeMessage } from "./encode-message.js";
 import { messageJson } from "./message-json.js";

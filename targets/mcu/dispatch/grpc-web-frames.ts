@@ -2,7 +2,7 @@
 // and the message; the status ends the body as a trailer frame (flag 0x80) holding
 // "grpc-status" and "grpc-message" lines. Unary calls only: one message each way.
 import { encodeUtf8 } from "../codec/index.js";
-import { Code, SvcError } from "../../errors/index.js";
+import { Code, SvcError } from "../../../core/index.js";
 
 const DATA = 0x00;
 const COMPRESSED = 0x01;

@@ -1,21 +1,21 @@
 // A motor scenario as pure data: a fake motor driving a fake encoder on a manual clock, commands
 // and clock steps in order, samples of what the motor reports. It returns JSON, so the same
 // scenario can run on Node and in XS and the answers be compared.
-import type { ResourceConfig } from "../config/index.js";
-import { errorMessage } from "../errors/index.js";
-import { createManualClock } from "../manual-clock.js";
+import type { ResourceConfig } from "../../core/config/index.js";
+import { errorMessage } from "../../core/errors/index.js";
+import { createManualClock } from "../../core/manual-clock.js";
 import {
   createModelRegistry,
   parseApi,
   silentLogger,
   validateResourceConfig,
   type Resource,
-} from "../resource/index.js";
-import { ENCODER_API, FAKE_MODEL, MOTOR_API } from "./api-names.js";
-import type { Encoder } from "./apis/encoder.js";
-import type { Motor } from "./apis/motor.js";
-import { fakeEncoderModel } from "./fake/encoder.js";
-import { fakeMotorModel } from "./fake/motor.js";
+} from "../../core/resource/index.js";
+import { ENCODER_API, FAKE_MODEL, MOTOR_API } from "../../core/components/api-names.js";
+import type { Encoder } from "../../core/components/apis/encoder.js";
+import type { Motor } from "../../core/components/apis/motor.js";
+import { fakeEncoderModel } from "../../core/components/fake/encoder.js";
+import { fakeMotorModel } from "../../core/components/fake/motor.js";
 
 export type MotorScenarioStep =
   | { setPower: number }

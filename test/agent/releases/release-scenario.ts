@@ -1,6 +1,6 @@
 // Release resolution as one JSON-in, JSON-out call, so tests can run the same questions against
 // the index in Node and in XS (where only JSON crosses) and compare the answers.
-import { parseReleaseIndex, resolveRelease, type ReleaseProduct, type ReleaseResolution } from "./release-index.js";
+import { parseReleaseIndex, resolveRelease, type ReleaseProduct, type ReleaseResolution } from "../../../core/agent/release-index.js";
 
 export interface ReleaseScenarioInput {
   indexJson: unknown;

@@ -1,9 +1,9 @@
 // A provisioning run as pure data: settings, then steps (events, and clock advances that fire the
 // machine's own timers). Returns every batch of actions with its time and the phase after it, so
 // the same run can be made on Node and in XS and the answers compared.
-import { createManualClock } from "../manual-clock.js";
-import { createProvisioningMachine, type ProvisioningEvent } from "./provisioning-machine.js";
-import type { ProvisioningAction, ProvisioningPhase, ProvisioningSettings } from "./provisioning-types.js";
+import { createManualClock } from "../../../core/manual-clock.js";
+import { createProvisioningMachine, type ProvisioningEvent } from "../../../core/agent/provisioning-machine.js";
+import type { ProvisioningAction, ProvisioningPhase, ProvisioningSettings } from "../../../core/agent/provisioning-types.js";
 
 export type ProvisioningScenarioStep =
   | { advance: number }

@@ -3,10 +3,10 @@
 // with the compact codec, runs the call through the call runner (session check, operation) and
 // the same handlers the Linux server registers, and encodes the answer. Errors are the handlers'
 // SvcErrors by code; an unknown method is UNIMPLEMENTED (12). Unary methods only.
-import type { CallRunner } from "../call-runner.js";
+import type { CallRunner } from "../../../core/index.js";
 import type { WireCodec } from "../codec/index.js";
-import { runOperation, type RunningOperation } from "../operations.js";
-import { Code, errorMessage, SvcError } from "../../errors/index.js";
+import { runOperation, type RunningOperation } from "../../../core/index.js";
+import { Code, errorMessage, SvcError } from "../../../core/index.js";
 import { errorBody, requestMessage, responseBody } from "./grpc-web-frames.js";
 
 type Handler = (request: Record<string, unknown>, call: RunningOperation) => Promise<object>;

@@ -1,12 +1,12 @@
 // Operations and sessions as pure data: sessions started, heartbeats sent, actuators driven by
 // calls under a session, long calls cancelled, the clock moved, and what happened written down as
 // lines. It returns JSON, so the same scenario can run on Node and in XS and the answers compared.
-import { createManualClock } from "../manual-clock.js";
-import { createCallRunner } from "./call-runner.js";
-import { uuidFrom } from "./operation-id.js";
-import { createOperations } from "./operations.js";
-import { createSessions } from "./sessions.js";
-import { errorMessage, SvcError } from "../errors/index.js";
+import { createManualClock } from "../../../core/manual-clock.js";
+import { createCallRunner } from "../../../core/rpc/call-runner.js";
+import { uuidFrom } from "../../../core/rpc/operation-id.js";
+import { createOperations } from "../../../core/rpc/operations.js";
+import { createSessions } from "../../../core/rpc/sessions.js";
+import { errorMessage, SvcError } from "../../../core/errors/index.js";
 
 export type SessionScenarioStep =
   | { start: string; resume?: string }

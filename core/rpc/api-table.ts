@@ -1,0 +1,130 @@
+// The one table of the resource APIs svc serves: one row per API, with its triplet, its protobuf
+// service, the handlers the core serves it with, and the targets that serve it. Everything that
+// lists APIs derives from here: svc-server's registration and its remote clients (with the
+// Linux columns, targets/linux/remote/linux-api-table.ts), ResourceRPCSubtypes, the MCU's
+// dispatcher and the wire tables its codec is generated with (tools/gen/wire-tables.gen.mjs).
+// The MCU keeps only the rows that fit its budget. An API only Linux serves may leave its
+// handlers to that target (the camera: its images need an encoder), so that the MCU's bundle
+// never carries them. RobotService and AuthService are the machine's own services, not resource
+// APIs, and are not rows.
+import type { DescService } from "@bufbuild/protobuf";
+import {
+  BOARD_API,
+  ENCODER_API,
+  GENERIC_COMPONENT_API,
+  GENERIC_SERVICE_API,
+  MOTOR_API,
+  MOVEMENT_SENSOR_API,
+  POWER_SENSOR_API,
+  SENSOR_API,
+  SERVO_API,
+} from "../components/index.js";
+import { createBoardService } from "./components/board-service.js";
+import { createEncoderService } from "./components/encoder-service.js";
+import { createGenericComponentService } from "./components/generic-component-service.js";
+import { createGenericServiceService } from "./components/generic-service-service.js";
+import type { ServiceHandlers } from "./components/handler-types.js";
+import { createMotorService } from "./components/motor-service.js";
+import { createMovementSensorService } from "./components/movement-sensor-service.js";
+import { createPowerSensorService } from "./components/power-sensor-service.js";
+import { createSensorService } from "./components/sensor-service.js";
+import { createServoService } from "./components/servo-service.js";
+import type { ResourceLookup } from "./resource-lookup.js";
+
+/** Where an API is served: svc-server (and modules) on Linux, svc-mcu in XS. */
+export type ServingTarget = "linux" | "mcu";
+
+type Handlers<S extends DescService> = (lookup: ResourceLookup) => ServiceHandlers<S>;
+
+// Type only: what carries a row's descriptor type to the columns a target adds.
+declare const serviceType: unique symbol;
+
+/** One row: an API and how it is served. `S` is its generated service descriptor's type. */
+export interface ServedApi<S extends DescService = DescService, T extends ServingTarget = ServingTarget> {
+  /** The triplet resources of this API carry: "rdk:component:sensor". */
+  readonly api: string;
+  /** The protobuf service's full name: "viam.component.sensor.v1.SensorService". */
+  readonly service: string;
+  /** The core's handlers over a resource lookup, one per method of the service; absent when the target supplies them. */
+  readonly handlers?: Handlers<S>;
+  readonly targets: readonly T[];
+  /** Never set: the generated descriptor's type, which a target's descriptor column must match. */
+  readonly [serviceType]?: S;
+}
+
+/** A row the core serves: its handlers are the core's. */
+function row<S extends DescService, const T extends ServingTarget>(served: ServedApi<S, T> & { handlers: Handlers<S> }): ServedApi<S, T> & { handlers: Handlers<S> } {
+  return served;
+}
+
+/** A row only Linux serves, with handlers of its own (the Linux columns give them). */
+function linuxRow<S extends DescService>(served: Omit<ServedApi<S, "linux">, "handlers">): ServedApi<S, "linux"> & { handlers?: undefined } {
+  return served;
+}
+
+/** The table, by a short key the target columns use. */
+export const apiTable = {
+  sensor: row({ api: SENSOR_API, service: "viam.component.sensor.v1.SensorService", handlers: createSensorService, targets: ["linux", "mcu"] }),
+  board: row({ api: BOARD_API, service: "viam.component.board.v1.BoardService", handlers: createBoardService, targets: ["linux", "mcu"] }),
+  motor: row({ api: MOTOR_API, service: "viam.component.motor.v1.MotorService", handlers: createMotorService, targets: ["linux", "mcu"] }),
+  servo: row({ api: SERVO_API, service: "viam.component.servo.v1.ServoService", handlers: createServoService, targets: ["linux", "mcu"] }),
+  encoder: row({ api: ENCODER_API, service: "viam.component.encoder.v1.EncoderService", handlers: createEncoderService, targets: ["linux", "mcu"] }),
+  movementSensor: row({
+    api: MOVEMENT_SENSOR_API,
+    service: "viam.component.movementsensor.v1.MovementSensorService",
+    handlers: createMovementSensorService,
+    targets: ["linux", "mcu"],
+  }),
+  powerSensor: row({
+    api: POWER_SENSOR_API,
+    service: "viam.component.powersensor.v1.PowerSensorService",
+    handlers: createPowerSensorService,
+    targets: ["linux", "mcu"],
+  }),
+  genericComponent: row({
+    api: GENERIC_COMPONENT_API,
+    service: "viam.component.generic.v1.GenericService",
+    handlers: createGenericComponentService,
+    targets: ["linux", "mcu"],
+  }),
+  genericService: row({
+    api: GENERIC_SERVICE_API,
+    service: "viam.service.generic.v1.GenericService",
+    handlers: createGenericServiceService,
+    targets: ["linux", "mcu"],
+  }),
+};
+
+export type ApiKey = keyof typeof apiTable;
+
+/** The keys of the rows target `T` serves: what its own columns must cover. */
+export type ApisOn<T extends ServingTarget> = {
+  [K in ApiKey]: (typeof apiTable)[K] extends ServedApi<DescService, infer On> ? (T extends On ? K : never) : never;
+}[ApiKey];
+
+/** The keys of the rows whose handlers a target supplies. */
+export type ApisWithTargetHandlers = {
+  [K in ApiKey]: (typeof apiTable)[K]["handlers"] extends undefined ? K : never;
+}[ApiKey];
+
+/** The generated service descriptor type of row `K`. */
+export type ServiceOf<K extends ApiKey> = NonNullable<(typeof apiTable)[K][typeof serviceType]>;
+
+const rows: ReadonlyArray<readonly [ApiKey, ServedApi]> = Object.keys(apiTable).map((key) => [key as ApiKey, apiTable[key as ApiKey] as ServedApi]);
+
+/** The rows `target` serves, with their keys, in table order. */
+export function apisServedOn(target: ServingTarget): Array<readonly [ApiKey, ServedApi]> {
+  return rows.filter(([, served]) => served.targets.includes(target));
+}
+
+const byApi: ReadonlyMap<string, ServedApi> = new Map(rows.map(([, served]) => [served.api, served]));
+
+/** The row of an API triplet (`rdk:component:motor`), if svc serves it anywhere. */
+export function servedApiOf(api: string): ServedApi | undefined {
+  return byApi.get(api);
+}
+
+/** The protobuf service of an API triplet, as ResourceRPCSubtypes announces it, if svc serves it. */
+export function protoServiceOf(api: string): string | undefined {
+  return servedApiOf(api)?.service;
+}

@@ -1,0 +1,78 @@
+// The Linux columns of the table of served APIs (core/rpc/api-table.ts): for every row svc-server
+// serves, its generated service descriptor (what connect registers and clients call), the
+// client that makes a resource served by another process (a module) look like a built-in one,
+// and the handlers of an API Linux serves itself (the camera). The type demands a row here for
+// each API the core table serves on Linux, with the descriptor of that row's service, and
+// handlers exactly where the core has none.
+import type { DescService } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
+import {
+  apiTable,
+  type ApiKey,
+  type ApisOn,
+  type ApisWithTargetHandlers,
+  type Resource,
+  type ResourceLookup,
+  type ResourceName,
+  type ServedApi,
+  type ServiceHandlers,
+  type ServiceOf,
+} from "../../../core/index.js";
+import { BoardService } from "../../../proto/gen/component/board/v1/board_pb.js";
+import { EncoderService } from "../../../proto/gen/component/encoder/v1/encoder_pb.js";
+import { GenericService as GenericComponentService } from "../../../proto/gen/component/generic/v1/generic_pb.js";
+import { MotorService } from "../../../proto/gen/component/motor/v1/motor_pb.js";
+import { MovementSensorService } from "../../../proto/gen/component/movementsensor/v1/movementsensor_pb.js";
+import { PowerSensorService } from "../../../proto/gen/component/powersensor/v1/powersensor_pb.js";
+import { SensorService } from "../../../proto/gen/component/sensor/v1/sensor_pb.js";
+import { ServoService } from "../../../proto/gen/component/servo/v1/servo_pb.js";
+import { GenericService as GenericServiceService } from "../../../proto/gen/service/generic/v1/generic_pb.js";
+import { createRemoteBoard } from "./remote-board.js";
+import { createRemoteEncoder } from "./remote-encoder.js";
+import { createRemoteGenericComponent, createRemoteGenericService } from "./remote-generic.js";
+import { createRemoteMotor } from "./remote-motor.js";
+import { createRemoteMovementSensor } from "./remote-movement-sensor.js";
+import { createRemotePowerSensor } from "./remote-power-sensor.js";
+import { createRemoteSensor } from "./remote-sensor.js";
+import { createRemoteServo } from "./remote-servo.js";
+
+/** A resource of this API served at the other end of `transport`. */
+export type RemoteFactory = (name: ResourceName, transport: Transport) => Resource;
+
+type Handlers<K extends ApiKey> = (lookup: ResourceLookup) => ServiceHandlers<ServiceOf<K>>;
+
+export type LinuxApiColumns<K extends ApiKey> = {
+  readonly descriptor: ServiceOf<K>;
+  /** Absent for an API whose resources cannot come from another process. */
+  readonly remote?: RemoteFactory;
+} & (K extends ApisWithTargetHandlers ? { readonly handlers: Handlers<K> } : { readonly handlers?: undefined });
+
+export const linuxApiTable: { readonly [K in ApisOn<"linux">]: LinuxApiColumns<K> } = {
+  sensor: { descriptor: SensorService, remote: createRemoteSensor },
+  board: { descriptor: BoardService, remote: createRemoteBoard },
+  motor: { descriptor: MotorService, remote: createRemoteMotor },
+  servo: { descriptor: ServoService, remote: createRemoteServo },
+  encoder: { descriptor: EncoderService, remote: createRemoteEncoder },
+  movementSensor: { descriptor: MovementSensorService, remote: createRemoteMovementSensor },
+  powerSensor: { descriptor: PowerSensorService, remote: createRemotePowerSensor },
+  genericComponent: { descriptor: GenericComponentService, remote: createRemoteGenericComponent },
+  genericService: { descriptor: GenericServiceService, remote: createRemoteGenericService },
+};
+
+/** A row svc-server serves, both halves: the core's and Linux's, its handlers from either. */
+export interface LinuxServedApi {
+  readonly key: ApiKey;
+  readonly row: ServedApi;
+  readonly descriptor: DescService;
+  readonly remote?: RemoteFactory;
+  readonly handlers: (lookup: ResourceLookup) => object;
+}
+
+/** Every API svc-server serves, in table order. */
+export const linuxServedApis: readonly LinuxServedApi[] = Object.freeze(
+  (Object.keys(linuxApiTable) as Array<ApisOn<"linux">>).map((key) => {
+    const row = apiTable[key] as ServedApi;
+    const columns = linuxApiTable[key] as { descriptor: DescService; remote?: RemoteFactory; handlers?: (lookup: ResourceLookup) => object };
+    return { key, row, descriptor: columns.descriptor, remote: columns.remote, handlers: (row.handlers ?? columns.handlers)! };
+  }),
+);
