@@ -9,6 +9,7 @@ export const MOVEMENT_SENSOR_API = "rdk:component:movement_sensor";
 export const POWER_SENSOR_API = "rdk:component:power_sensor";
 export const GENERIC_COMPONENT_API = "rdk:component:generic";
 export const GENERIC_SERVICE_API = "rdk:service:generic";
+export const CAMERA_API = "rdk:component:camera";
 
 export const FAKE_MODEL = "rdk:builtin:fake";
 export const GPIO_MODEL = "rdk:builtin:gpio";

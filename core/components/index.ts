@@ -3,6 +3,7 @@
 // and their registration, and the board model hosts register under their own names.
 export {
   BOARD_API,
+  CAMERA_API,
   ENCODER_API,
   FAKE_MODEL,
   GENERIC_COMPONENT_API,

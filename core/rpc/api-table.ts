@@ -8,8 +8,10 @@
 // never carries them. RobotService and AuthService are the machine's own services, not resource
 // APIs, and are not rows.
 import type { DescService } from "@bufbuild/protobuf";
+import type { CameraService } from "../../proto/gen/component/camera/v1/camera_pb.js";
 import {
   BOARD_API,
+  CAMERA_API,
   ENCODER_API,
   GENERIC_COMPONENT_API,
   GENERIC_SERVICE_API,
@@ -93,6 +95,7 @@ export const apiTable = {
     handlers: createGenericServiceService,
     targets: ["linux", "mcu"],
   }),
+  camera: linuxRow<typeof CameraService>({ api: CAMERA_API, service: "viam.component.camera.v1.CameraService", targets: ["linux"] }),
 };
 
 export type ApiKey = keyof typeof apiTable;

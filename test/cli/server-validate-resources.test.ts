@@ -32,13 +32,13 @@ describe("svc-server -validate on a configuration in Viam's format", () => {
   it("names each resource whose model cannot run here, and only those", () => {
     const { code, lines } = validate(fixture);
     expect(code).toBe(1);
-    const unknown = ["arm", "audio_input", "base", "camera", "gantry", "gripper", "input_controller"].map((t) => `rdk:component:${t}`);
+    const unknown = ["arm", "audio_input", "base", "gantry", "gripper", "input_controller"].map((t) => `rdk:component:${t}`);
     unknown.push("rdk:service:navigation", "rdk:service:slam", "rdk:service:data_manager");
     for (const api of unknown) {
       expect(lines.filter((l) => l.includes(`API ${api} cannot run: svc does not serve that API`))).toHaveLength(1);
     }
-    expect(lines.at(-1)).toBe(`${fixture}: 10 error(s), 0 warning(s)`);
-    for (const runnable of ["board1", "enc1", "thing1", "motor1", "imu1", "sensor1", "servo1"]) {
+    expect(lines.at(-1)).toBe(`${fixture}: 9 error(s), 0 warning(s)`);
+    for (const runnable of ["board1", "cam1", "enc1", "thing1", "motor1", "imu1", "sensor1", "servo1"]) {
       expect(lines.some((l) => l.includes(runnable))).toBe(false);
     }
   });

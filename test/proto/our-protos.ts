@@ -1,8 +1,10 @@
 // Every generated file of proto/gen, and the services they declare.
 import type { DescFile, DescService } from "@bufbuild/protobuf";
+import * as appData from "../../proto/gen/app/data/v1/data_pb.js";
 import * as appRobot from "../../proto/gen/app/v1/robot_pb.js";
 import * as common from "../../proto/gen/common/v1/common_pb.js";
 import * as board from "../../proto/gen/component/board/v1/board_pb.js";
+import * as camera from "../../proto/gen/component/camera/v1/camera_pb.js";
 import * as encoder from "../../proto/gen/component/encoder/v1/encoder_pb.js";
 import * as genericComponent from "../../proto/gen/component/generic/v1/generic_pb.js";
 import * as motor from "../../proto/gen/component/motor/v1/motor_pb.js";
@@ -16,9 +18,11 @@ import * as robot from "../../proto/gen/robot/v1/robot_pb.js";
 import * as genericService from "../../proto/gen/service/generic/v1/generic_pb.js";
 
 export const generated = {
+  appData,
   appRobot,
   common,
   board,
+  camera,
   encoder,
   genericComponent,
   motor,

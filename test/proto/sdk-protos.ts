@@ -120,6 +120,7 @@ export async function loadSdkServices(): Promise<Map<string, V1Service>> {
       VIAM.EncoderClient,
       VIAM.MovementSensorClient,
       VIAM.PowerSensorClient,
+      VIAM.CameraClient,
     ].map((Client) => serviceOfClient(Client as unknown as ComponentClient)),
     ...(await servicesCalledOnDial()),
   ];

@@ -24,6 +24,10 @@ const robotCalls = [
   "GetVersion",
 ];
 
+// Calls of the SDK's services svc does not declare: RenderFrame answers a google.api.HttpBody,
+// a type of the HTTP annotations the sources leave out (GetImage and GetImages serve images).
+const notDeclared: Record<string, string[]> = { "viam.component.camera.v1.CameraService": ["RenderFrame"] };
+
 // The SDK ships no runtime definition of these two; they are checked another way below.
 const notInSdkRuntime = ["proto.rpc.v1.ExternalAuthService", "viam.module.v1.ModuleService"];
 
@@ -45,6 +49,7 @@ describe("the services svc declares", () => {
       "proto.rpc.v1.AuthService",
       "proto.rpc.v1.ExternalAuthService",
       "viam.component.board.v1.BoardService",
+      "viam.component.camera.v1.CameraService",
       "viam.component.encoder.v1.EncoderService",
       "viam.component.generic.v1.GenericService",
       "viam.component.motor.v1.MotorService",
@@ -74,7 +79,8 @@ describe.each(sharedWithSdk.map((s): [string, DescService] => [s.typeName, s]))(
     if (typeName === "viam.robot.v1.RobotService") {
       for (const name of names) expect(sdkMethod(theirs, name), name).toBeDefined();
     } else {
-      expect(names).toEqual(Object.values(theirs.methods).map((m) => m.name));
+      const left = notDeclared[typeName] ?? [];
+      expect(names).toEqual(Object.values(theirs.methods).map((m) => m.name).filter((name) => !left.includes(name)));
     }
     for (const method of ours.methods) {
       const twin = sdkMethod(theirs, method.name)!;

@@ -18,6 +18,7 @@ import {
   type ServiceHandlers,
   type ServiceOf,
 } from "../../../core/index.js";
+import { CameraService } from "../../../proto/gen/component/camera/v1/camera_pb.js";
 import { BoardService } from "../../../proto/gen/component/board/v1/board_pb.js";
 import { EncoderService } from "../../../proto/gen/component/encoder/v1/encoder_pb.js";
 import { GenericService as GenericComponentService } from "../../../proto/gen/component/generic/v1/generic_pb.js";
@@ -27,6 +28,7 @@ import { PowerSensorService } from "../../../proto/gen/component/powersensor/v1/
 import { SensorService } from "../../../proto/gen/component/sensor/v1/sensor_pb.js";
 import { ServoService } from "../../../proto/gen/component/servo/v1/servo_pb.js";
 import { GenericService as GenericServiceService } from "../../../proto/gen/service/generic/v1/generic_pb.js";
+import { createCameraService } from "../camera/index.js";
 import { createRemoteBoard } from "./remote-board.js";
 import { createRemoteEncoder } from "./remote-encoder.js";
 import { createRemoteGenericComponent, createRemoteGenericService } from "./remote-generic.js";
@@ -57,6 +59,7 @@ export const linuxApiTable: { readonly [K in ApisOn<"linux">]: LinuxApiColumns<K
   powerSensor: { descriptor: PowerSensorService, remote: createRemotePowerSensor },
   genericComponent: { descriptor: GenericComponentService, remote: createRemoteGenericComponent },
   genericService: { descriptor: GenericServiceService, remote: createRemoteGenericService },
+  camera: { descriptor: CameraService, handlers: createCameraService },
 };
 
 /** A row svc-server serves, both halves: the core's and Linux's, its handlers from either. */

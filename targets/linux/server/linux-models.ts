@@ -1,7 +1,7 @@
 // The models svc-server registers on Linux: the built-in ones (fake boards each on a simulated
-// board of their own, sensors on this machine's serial ports and I2C buses) and the boards on
-// the Linux backends, rdk:builtin:pi (alias `pi`) and rdk:builtin:linux-board, the latter with
-// its pin table in its attributes.
+// board of their own, sensors on this machine's serial ports and I2C buses), the fake camera,
+// and the boards on the Linux backends, rdk:builtin:pi (alias `pi`) and rdk:builtin:linux-board,
+// the latter with its pin table in its attributes.
 import {
   boardModel,
   LINUX_BOARD_MODEL,
@@ -21,6 +21,7 @@ import {
   type LinuxIOOptions,
 } from "../../../hal/linux/index.js";
 import { createSimBoard } from "../../../hal/sim/index.js";
+import { fakeCameraModel } from "../camera/index.js";
 
 export interface LinuxModelOptions {
   /** Opens a Linux host; tests give their own sysfs root or libraries through it. */
@@ -53,7 +54,7 @@ export function registerLinuxModels(registry: ModelRegistry, options: LinuxModel
     ioForBoard: (config) => createSimBoard({ name: config.name }).io,
     ioForDevices: () => (devices ??= open({}).then((host) => host.io)),
   });
-  const removers = linuxBoardModels(options).map((model) => registry.register(model));
+  const removers = [...linuxBoardModels(options), fakeCameraModel as ModelRegistration].map((model) => registry.register(model));
   return () => {
     removeBuiltins();
     for (const remove of removers) remove();
