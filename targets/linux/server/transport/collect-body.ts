@@ -1,5 +1,5 @@
 // The whole body of a call that takes one message, gathered from Node's 'data' events under the
-// same bounds readRequestBody keeps on the other path: the message's declared length is checked
+// same bounds readRequestBody keeps for a stream of messages: the message's declared length is checked
 // from its prefix as soon as the prefix arrives, the body is cut off the moment it passes its
 // limit, and a body still arriving at the call's deadline ends the call with the deadline's
 // error. A body left partly unread is reported, so the connection can be closed rather than read
@@ -9,6 +9,8 @@ import { tooLarge } from "./limits.js";
 import { createPrefixCheck } from "./request-body.js";
 
 export interface CollectBodyOptions {
+  /** The body is a length-prefixed message (gRPC, gRPC-web, Connect streaming): its prefix is checked. */
+  readonly enveloped: boolean;
   readonly maxMessageBytes: number;
   /** The whole body's limit: one message and its prefix. */
   readonly maxBodyBytes: number;
@@ -23,7 +25,7 @@ export interface CollectBodyOptions {
 /** Resolves with the body; rejects with the bound it broke, the deadline, or the stream's error. */
 export function collectBody(req: HttpRequest, options: CollectBodyOptions): Promise<Buffer> {
   const { maxBodyBytes, deadline } = options;
-  const checkPrefix = createPrefixCheck(options.maxMessageBytes, options.open);
+  const checkPrefix = options.enveloped ? createPrefixCheck(options.maxMessageBytes, options.open) : undefined;
   return new Promise((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
@@ -39,7 +41,7 @@ export function collectBody(req: HttpRequest, options: CollectBodyOptions): Prom
       try {
         if (total > maxBodyBytes) throw tooLarge(`request body of at least ${total} bytes`, options.maxMessageBytes, options.open);
         // Only the first prefix can be declared within one message's limit.
-        if (total - chunk.length < 5) checkPrefix(chunk.subarray(0, 5 - (total - chunk.length)));
+        if (checkPrefix && total - chunk.length < 5) checkPrefix(chunk.subarray(0, 5 - (total - chunk.length)));
       } catch (error) {
         return stop(error);
       }

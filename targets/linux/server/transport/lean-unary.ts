@@ -25,10 +25,8 @@ import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { Code } from "../../../../core/index.js";
 import { trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
 import { callControlKey, createCallControl, type CallControl, type TransportCallControl } from "./call-control.js";
-import { collectBody } from "./collect-body.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { headerRecord, recordHeaders } from "./record-headers.js";
-import { closeAfterAnswer } from "./rpc-refusal.js";
 
 export type LeanProtocol = "grpc" | "grpc-web";
 
@@ -53,8 +51,6 @@ export interface LeanCall {
   readonly path: string;
   readonly protocol: LeanProtocol;
   readonly values: ContextValues;
-  readonly maxMessageBytes: number;
-  readonly open: boolean;
   /** Aborted at the call's deadline with DEADLINE_EXCEEDED. */
   readonly deadline?: AbortSignal;
   /** The general way, for a call this path does not take after all: given the body already read. */
@@ -66,8 +62,8 @@ export interface LeanUnary {
   addService(service: DescService, impl: Partial<ServiceImpl<DescService>>): void;
   /** The protocol of a request this path takes for `path`, or undefined. */
   accepts(req: HttpRequest, path: string): LeanProtocol | undefined;
-  /** Runs the call (accepts() said yes). */
-  serve(req: HttpRequest, res: HttpResponse, call: LeanCall): void;
+  /** Runs the call (accepts() said yes) on its body, read whole under the port's limits. */
+  serve(req: HttpRequest, res: HttpResponse, call: LeanCall, body: Buffer): void;
 }
 
 interface LeanMethod {
@@ -111,23 +107,12 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
     return grpcWebContentTypes.has(type) ? "grpc-web" : undefined;
   }
 
-  function serve(req: HttpRequest, res: HttpResponse, call: LeanCall): void {
+  function serve(req: HttpRequest, res: HttpResponse, call: LeanCall, body: Buffer): void {
     const lean = methods.get(call.path)!;
-    collectBody(req, {
-      maxMessageBytes: call.maxMessageBytes,
-      maxBodyBytes: call.maxMessageBytes + 5,
-      open: call.open,
-      deadline: call.deadline,
-      onAbandoned: () => closeAfterAnswer(res),
-    }).then(
-      (body) => {
-        const message = decodeEnvelope(lean.method.input, body);
-        if (message === undefined) return call.fallBack(body);
-        const forward = options.forwardOf?.(lean.service, lean.method, message);
-        run(lean, { message, forward, bytes: forward && body.subarray(5) }, req, res, call);
-      },
-      (error: unknown) => answer(res, call, errorAnswer(error)),
-    );
+    const message = decodeEnvelope(lean.method.input, body);
+    if (message === undefined) return call.fallBack(body);
+    const forward = options.forwardOf?.(lean.service, lean.method, message);
+    run(lean, { message, forward, bytes: forward && body.subarray(5) }, req, res, call);
   }
 
   // The call itself: the interceptors and the implementation, then the answer.

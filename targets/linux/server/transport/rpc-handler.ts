@@ -1,8 +1,9 @@
 // Serves the RPC methods on the API port: connect's router and protocols, with the request side
 // held to the limits before connect reads a byte. In order, for a request to a served method:
 // a declared length over the limit is refused; the caller must pass `checkRpc` (credentials)
-// before its body is read, or is refused; then the body reaches connect through
-// readRequestBody, checked as it arrives, under the call's deadline. Refusals are answered in the
+// before its body is read, or is refused; then the body is read under the limits and the call's
+// deadline, whole for a call taking one message (collect-body.ts), as it arrives for a stream
+// of messages (request-body.ts). Refusals are answered in the
 // caller's protocol without reading the body. connect-node's own adapter does none of this (it
 // hands the whole body to connect, which reads it before any interceptor runs), so this takes
 // its place; it is the same few steps around the same connect functions. Unary calls in binary
@@ -29,6 +30,7 @@ import { startCallDeadline } from "./call-deadline.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge, type TransportLimits } from "./limits.js";
 import { continueIfExpected, readRequestBody } from "./request-body.js";
+import { collectBody } from "./collect-body.js";
 import { createLeanUnary, type ForwardOf, type LeanUnary } from "./lean-unary.js";
 import { answerRefusal, closeAfterAnswer, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
 
@@ -107,29 +109,26 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     if (deadline) values.set(callHasDeadlineKey, true);
     if (entity !== undefined) values.set(admittedEntityKey, entity);
     continueIfExpected(req, res);
-    const protocol = lean.accepts(req, path);
-    if (protocol === undefined) {
-      const contentType = req.headers["content-type"] ?? "";
-      const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
-      const body = readRequestBody(req, {
-        enveloped,
-        maxMessageBytes,
-        maxBodyBytes: singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined,
-        open: isOpen,
-        deadline: deadline?.signal,
-        onAbandoned: () => closeAfterAnswer(res),
-      });
+    const contentType = req.headers["content-type"] ?? "";
+    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
+    const onAbandoned = () => closeAfterAnswer(res);
+    const maxBodyBytes = singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
+    if (method.method.methodKind !== "unary" || maxBodyBytes === undefined) {
+      // Read as it comes, each message held to the limit: a streaming call answers a broken
+      // bound in its own stream, as connect does.
+      const body = readRequestBody(req, { enveloped, maxMessageBytes, maxBodyBytes, open: isOpen, deadline: deadline?.signal, onAbandoned });
       return runConnect(method, req, res, path, onError, { values, body, deadline: deadline?.signal });
     }
-    lean.serve(req, res, {
-      path,
-      protocol,
-      values,
-      maxMessageBytes,
-      open: isOpen,
-      deadline: deadline?.signal,
-      fallBack: (read) => runConnect(method, req, res, path, onError, { values, body: onlyChunk(read), deadline: deadline?.signal }),
-    });
+    // A unary call: its whole body, under the same bounds whichever way the call then goes.
+    collectBody(req, { maxMessageBytes, maxBodyBytes, enveloped, open: isOpen, deadline: deadline?.signal, onAbandoned }).then(
+      (body) => {
+        const protocol = lean.accepts(req, path);
+        const connect = (read: Buffer) => runConnect(method, req, res, path, onError, { values, body: onlyChunk(read), deadline: deadline?.signal });
+        if (protocol === undefined) return connect(body);
+        lean.serve(req, res, { path, protocol, values, deadline: deadline?.signal, fallBack: connect }, body);
+      },
+      (error: unknown) => answerRefusal(req, res, refusalOf(error)),
+    );
   }
 
   return {
@@ -218,6 +217,12 @@ function recordingServices(router: ConnectRouter, record: LeanUnary["addService"
     },
     rpc: (...args: Parameters<ConnectRouter["rpc"]>) => (router.rpc as (...a: unknown[]) => ConnectRouter)(...args),
   } as ConnectRouter;
+}
+
+// A body that broke a bound, passed its deadline or failed: what the caller is told.
+function refusalOf(error: unknown): RpcRefusal {
+  const known = error instanceof ConnectError ? error : undefined;
+  return known ? { code: known.code as number as Code, message: known.rawMessage } : { code: Code.Unavailable, message: "the request body could not be read" };
 }
 
 async function* onlyChunk(chunk: Uint8Array): AsyncGenerator<Uint8Array> {
