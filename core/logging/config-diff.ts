@@ -88,11 +88,15 @@ export function formatConfigDiff(before: unknown, after: unknown, options: Confi
 }
 
 /**
- * How to key the entries of two lists compared by name: by `name` when every entry of both has
- * one and each list holds each name once, by `api/name` when names repeat across APIs; undefined
- * for lists that are not lists of named entries (compared by position).
+ * How to key the entries of two lists compared by name: by `id` when every entry of both has a
+ * unique one (processes, whose `name` is their program), else by `name` when every entry of both
+ * has one and each list holds each name once, by `api/name` when names repeat across APIs;
+ * undefined for lists that are not lists of named entries (compared by position).
  */
 function entryKeys(a: readonly unknown[], b: readonly unknown[]): ((entry: unknown) => string) | undefined {
+  const identified = (entry: unknown) => isPlainObject(entry) && typeof entry.id === "string" && entry.id !== "";
+  const byId = (entry: unknown) => (entry as { id: string }).id;
+  if (a.every(identified) && b.every(identified) && unique(a, byId) && unique(b, byId)) return byId;
   const named = (entry: unknown) => isPlainObject(entry) && typeof entry.name === "string" && entry.name !== "";
   if (!a.every(named) || !b.every(named)) return undefined;
   const byName = (entry: unknown) => (entry as { name: string }).name;

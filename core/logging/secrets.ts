@@ -17,6 +17,9 @@ export const SECRET_PATHS: readonly (readonly string[])[] = [
   ["remotes", "*", "auth", "credentials", "payload"],
   ["agent", "additional_networks", "*", "psk"],
   ["agent", "network_configuration", "hotspot_password"],
+  // A program's environment is where its tokens and passwords are handed to it.
+  ["modules", "*", "env", "*"],
+  ["processes", "*", "env", "*"],
 ];
 
 export type PathSegment = string | number;

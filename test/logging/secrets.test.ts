@@ -17,6 +17,8 @@ const config = () => ({
     { name: "b1", api: "rdk:component:board", attributes: { pin: 12 } },
     { name: "left", api: "rdk:component:motor", attributes: { pins: { a: "11" } } },
   ],
+  modules: [{ name: "cam", executable_path: "/opt/cam", env: { CAM_TOKEN: "module-token" } }],
+  processes: [{ id: "sync", name: "rsync", env: { RSYNC_PASSWORD: "process-pw" } }],
   agent: {
     network_configuration: { hotspot_password: "hotspot-pw", hotspot_prefix: "svc-setup" },
     additional_networks: { "home net": { type: "wifi", ssid: "home", psk: "wifi-pw" }, lab: { type: "wired" } },
@@ -24,7 +26,7 @@ const config = () => ({
 });
 
 describe("secret masking", () => {
-  it("masks auth keys, cloud.secret, psk and hotspot_password, and leaves the input alone", () => {
+  it("masks auth keys, cloud.secret, psk, hotspot_password and the env of modules and processes, and leaves the input alone", () => {
     const original = config();
     const masked = maskSecrets(original);
     expect(masked.cloud).toEqual({ id: "part-1", secret: MASK, app_address: "https://app.example" });
@@ -32,11 +34,13 @@ describe("secret masking", () => {
     expect(masked.agent.network_configuration).toEqual({ hotspot_password: MASK, hotspot_prefix: "svc-setup" });
     expect(masked.agent.additional_networks["home net"]).toEqual({ type: "wifi", ssid: "home", psk: MASK });
     expect(masked.agent.additional_networks.lab).toEqual({ type: "wired" });
+    expect(masked.modules[0]!.env).toEqual({ CAM_TOKEN: MASK });
+    expect(masked.processes[0]!.env).toEqual({ RSYNC_PASSWORD: MASK });
     expect(masked.components).toEqual(original.components);
     expect(masked.components).not.toBe(original.components);
     expect(original).toEqual(config());
     const text = JSON.stringify(masked);
-    for (const secret of ["s3cr3t", "k-123", "k-456", "hotspot-pw", "wifi-pw"]) expect(text).not.toContain(secret);
+    for (const secret of ["s3cr3t", "k-123", "k-456", "hotspot-pw", "wifi-pw", "module-token", "process-pw"]) expect(text).not.toContain(secret);
   });
 });
 
@@ -53,6 +57,12 @@ describe("config diffs", () => {
       'agent.network_configuration.hotspot_prefix: "svc-setup" -> "robot"',
     ]);
     expect(formatConfigDiff(before, config())).toEqual([]);
+  });
+
+  it("name a process by its id, since its name is its program", () => {
+    const before = { processes: [{ id: "a", name: "sleep", args: ["1"] }, { id: "b", name: "sleep", args: ["2"] }] };
+    const after = { processes: [{ id: "a", name: "sleep", args: ["1"] }, { id: "b", name: "sleep", args: ["3"] }] };
+    expect(formatConfigDiff(before, after)).toEqual(['processes["b"].args[0]: "2" -> "3"']);
   });
 
   it("show that a secret changed without showing it", () => {
