@@ -46,8 +46,10 @@ it("logs 64 KiB of a 20 MB line, says how much it dropped, and keeps the log fil
   const read = () => readdirSync(logs).map((f) => readFileSync(join(logs, f), "utf8")).join("");
   const lines = await eventually(() => {
     const found = logLines(read());
-    return found.some((l) => l.msg === "after the long stderr line") ? found : undefined;
-  }, "the line after the long stderr line");
+    // The two pipes are read side by side: wait for the line after each long line.
+    const after = ["after the long stdout line", "after the long stderr line"];
+    return after.every((msg) => found.some((l) => l.msg === msg)) ? found : undefined;
+  }, "the lines after the long stdout and stderr lines");
 
   expect(lines.find((l) => l.msg === "after the long stdout line")).toBeDefined();
   const kept = lines.filter((l) => /^y+$/.test(l.msg));
