@@ -142,7 +142,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The machine takes loads one after another, so a quick second save never races the first.
   const firstLoad = machine.load(options.initial.reading, options.initial.origin);
 
-  const { file, written } = options.initial;
+  // The file as written: the watcher hands on only a text that differs from it.
+  const { file, written = options.initial.reading.text } = options.initial;
   const watcher = file ? configFileSource(file, { initialWritten: written, load: machine.load, logger: log }) : undefined;
 
   let stopping: Promise<void> | undefined;
