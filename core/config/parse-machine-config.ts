@@ -16,6 +16,7 @@ import { originalIndex, runSchemaPass, type Origins } from "./schema-pass.js";
 import { lowerCaseLevels } from "./log-levels.js";
 import { buildResources, type NameOwners } from "./resources.js";
 import { buildModules } from "./modules.js";
+import { buildProcesses } from "./processes.js";
 import { buildAgent } from "./agent-config.js";
 import { buildCloud, buildLogRules, buildNetwork } from "./sections.js";
 import { buildAuth } from "./auth-section.js";
@@ -87,6 +88,7 @@ function buildMachineConfig(data: ValidatedConfig, origins: Origins, issues: Iss
     components: buildResources("component", "components", data.components, indexIn("components"), owners, issues),
     services: buildResources("service", "services", data.services, indexIn("services"), owners, issues),
     modules: buildModules(data.modules, indexIn("modules"), issues),
+    processes: buildProcesses(data.processes, indexIn("processes"), issues),
     log: buildLogRules(data.log, indexIn("log"), issues),
     debug: data.debug,
     disable_log_deduplication: data.disable_log_deduplication,

@@ -1,6 +1,6 @@
 // Runs the generated validator and repairs what it reports, until the data conforms to the
 // schema: an unknown key is removed (a warning; an error in `auth`); a bad value inside an entry (a component,
-// service, module, log rule, auth handler, additional network, the maintenance window or the
+// service, module, process, log rule, auth handler, additional network, the maintenance window or the
 // cloud credentials) leaves that entry out; any other bad value is removed so that the next run
 // fills in its default. Every problem becomes one issue, with its path in the original document.
 import { validate, type ValidationError } from "./gen/config-validator.js";
@@ -13,6 +13,7 @@ const entries: ReadonlyArray<readonly string[]> = [
   ["components", "#"],
   ["services", "#"],
   ["modules", "#"],
+  ["processes", "#"],
   ["log", "#"],
   ["auth", "handlers", "#"],
   ["agent", "additional_networks", "*"],

@@ -37,6 +37,30 @@ export interface ModuleConfig {
   startup_timeout_ms: number;
 }
 
+/** The signals a process may be stopped with. */
+export type ProcessStopSignal = "SIGHUP" | "SIGINT" | "SIGQUIT" | "SIGABRT" | "SIGKILL" | "SIGTERM";
+
+/** A program svc-server runs beside the machine (Viam's `processes`). */
+export interface ProcessConfig {
+  id: string;
+  /** The program: a path, or a name looked up in PATH. */
+  name: string;
+  args: string[];
+  /** "" for svc-server's own working directory. */
+  cwd: string;
+  /** Runs once at load instead of being kept running. */
+  one_shot: boolean;
+  /** Logs its stdout and stderr line by line. */
+  log: boolean;
+  env: Record<string, string>;
+  /** As written ("" when not); `stop_signal_name` is the signal it names. */
+  stop_signal: string;
+  stop_signal_name: ProcessStopSignal;
+  /** As written ("10s"); `stop_timeout_ms` in milliseconds. */
+  stop_timeout: string;
+  stop_timeout_ms: number;
+}
+
 export interface MaintenanceConfig {
   /** `<namespace>:component:sensor/<name>` */
   sensor_name: string;
@@ -178,6 +202,7 @@ export interface MachineConfig {
   components: ResourceConfig[];
   services: ResourceConfig[];
   modules: ModuleConfig[];
+  processes: ProcessConfig[];
   /** Absent when no maintenance window is configured. */
   maintenance?: MaintenanceConfig;
   log: LogRule[];

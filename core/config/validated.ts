@@ -7,6 +7,7 @@ import type {
   LogRule,
   MaintenanceConfig,
   ModuleConfig,
+  ProcessConfig,
   NetworkConfig,
   NetworkConfiguration,
   SystemConfiguration,
@@ -23,6 +24,9 @@ export interface ValidatedResource {
   depends_on: string[];
   log_configuration?: { level: LogLevel };
 }
+
+/** A process entry as written; `username` is Viam's, refused here (see processes.ts). */
+export type ValidatedProcess = Omit<ProcessConfig, "stop_signal_name" | "stop_timeout_ms"> & { username: string };
 
 export interface ValidatedCloud {
   id: string;
@@ -50,6 +54,7 @@ export interface ValidatedConfig {
   components: ValidatedResource[];
   services: ValidatedResource[];
   modules: Omit<ModuleConfig, "startup_timeout_ms">[];
+  processes: ValidatedProcess[];
   maintenance?: MaintenanceConfig;
   log: LogRule[];
   debug: boolean;

@@ -86,6 +86,7 @@ export const journald = (path: string): FieldRow => {
 export const component = { name: "m", api: "rdk:component:motor", model: "fake" };
 export const withComponent = { components: [component] };
 export const withModule = { modules: [{ name: "mod", executable_path: "/opt/mod/run" }] };
+export const withProcess = { processes: [{ id: "setup", name: "sh" }] };
 export const withRule = { log: [{ pattern: "rdk.*", level: "info" }] };
 export const withHandler = { auth: { handlers: [{ type: "api-key", config: { key1: "s3cret-value" } }] } };
 export const withCloud = { cloud: { id: "part-1", secret: "s3cret" } };
@@ -98,6 +99,7 @@ export const levelShape = 'one of "debug", "info", "warn", "error"';
 export const sensorShape = 'a sensor\'s full name shaped "<namespace>:component:sensor/<name>"';
 export const ipShape = 'an IPv4 address such as "192.168.1.1"';
 export const cidrShape = '"auto" or an IPv4 address in CIDR form such as "192.168.1.20/24"';
+export const signalShape = 'a signal such as "SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGABRT" or "SIGKILL" (or "" for SIGTERM)';
 export const modelShape = 'a model such as "rdk:builtin:fake" or a short name such as "fake"';
 
 export function checkFields(title: string, rows: FieldRow[]): void {

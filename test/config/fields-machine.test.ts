@@ -3,15 +3,15 @@ import { expect, it } from "vitest";
 import { parse } from "./helpers.js";
 import {
   bool, checkFields, text, type FieldRow,
-  withComponent, withModule, withRule, withHandler, withCloud, withMaintenance, withWifi,
-  nameShape, levelShape, sensorShape, modelShape,
+  withComponent, withModule, withProcess, withRule, withHandler, withCloud, withMaintenance, withWifi,
+  nameShape, levelShape, sensorShape, modelShape, signalShape,
 } from "./field-table.js";
 
 const rows: FieldRow[] = [
   // top level
   bool("debug"),
   bool("disable_log_deduplication"),
-  ...["components", "services", "modules", "log"].map(
+  ...["components", "services", "modules", "processes", "log"].map(
     (path): FieldRow => ({ path, absent: [], valid: [[]], invalid: [[{}, "must be an array (found an object)"]] }),
   ),
   {
@@ -251,6 +251,70 @@ const rows: FieldRow[] = [
     entry: "modules[0]",
   },
   text("modules[0].version", "", ["1.2.3"], withModule, "modules[0]"),
+  // processes
+  {
+    path: "processes[0].id",
+    base: withProcess,
+    required: "is required: a non-empty string",
+    valid: ["setup", "camera streamer"],
+    invalid: [["", 'must be a non-empty string (found "")'], [3, "must be a non-empty string (found 3)"]],
+    entry: "processes[0]",
+  },
+  {
+    path: "processes[0].name",
+    base: withProcess,
+    required: "is required: a program's name or path",
+    valid: ["sh", "/usr/bin/env"],
+    invalid: [[" ", `must be a program's name or path (found " ")`]],
+    entry: "processes[0]",
+  },
+  {
+    path: "processes[0].args",
+    base: withProcess,
+    absent: [],
+    valid: [["-c", "echo hi"]],
+    invalid: [[["-n", 5], "must be a string (found 5)", "processes[0].args[1]"], ["-c", 'must be an array (found "-c")']],
+    entry: "processes[0]",
+  },
+  text("processes[0].cwd", "", ["/tmp"], withProcess, "processes[0]"),
+  { ...bool("processes[0].one_shot", withProcess), entry: "processes[0]" },
+  { ...bool("processes[0].log", withProcess), entry: "processes[0]" },
+  {
+    path: "processes[0].env",
+    base: withProcess,
+    absent: {},
+    valid: [{ MODE: "test", EMPTY: "" }],
+    invalid: [[{ PORT: 8080 }, "must be a string (found 8080)", "processes[0].env.PORT"]],
+    entry: "processes[0]",
+  },
+  {
+    path: "processes[0].username",
+    base: withProcess,
+    absent: undefined,
+    valid: [],
+    invalid: [["robot", "is not supported: a process runs as svc-server's own user (leave it out, or run svc-server as that user)"]],
+    entry: "processes[0]",
+  },
+  {
+    path: "processes[0].stop_signal",
+    base: withProcess,
+    absent: "",
+    valid: ["SIGINT", "TERM", "hangup", "9", ""],
+    invalid: [["SIGSTOP", `must be ${signalShape} (found "SIGSTOP")`]],
+    entry: "processes[0]",
+  },
+  {
+    path: "processes[0].stop_timeout",
+    base: withProcess,
+    absent: "10s",
+    valid: ["100ms", "1m30s"],
+    invalid: [
+      ["50ms", 'must be a duration of at least "100ms", such as "10s" or "500ms" (found "50ms")'],
+      ["ten", 'must be a duration of at least "100ms", such as "10s" or "500ms" (found "ten")'],
+      [10, 'must be a duration such as "10s" or "500ms" (found 10)'],
+    ],
+    entry: "processes[0]",
+  },
   // log rules
   {
     path: "log[0].pattern",

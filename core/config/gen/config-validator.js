@@ -3,8 +3,8 @@
 "use strict";
 export const validate = validate21;
 export default validate21;
-const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"svc-machine-config","$ref":"#/definitions/machine","definitions":{"machine":{"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false},"nonEmpty":{"type":"string","pattern":"\\S"},"level":{"type":"string","enum":["debug","info","warn","error"]},"resource":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"api":{"type":"string","pattern":"^[A-Za-z0-9_-]+:(component|service):[A-Za-z0-9_-]+$"},"namespace":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"type":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"model":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:)?[A-Za-z0-9_-]+$"},"attributes":{"type":"object","default":{}},"depends_on":{"type":"array","default":[],"items":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$"}},"log_configuration":{"type":"object","required":["level"],"properties":{"level":{"$ref":"#/definitions/level"}},"additionalProperties":false}},"additionalProperties":false},"module":{"type":"object","required":["name"],"properties":{"type":{"type":"string","default":"local","enum":["local","registry"]},"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"executable_path":{"type":"string","default":""},"log_level":{"type":"string","default":"","enum":["debug","info","warn","error",""]},"env":{"type":"object","default":{},"additionalProperties":{"type":"string"}},"module_id":{"type":"string","default":"","pattern":"^([^:\\s]+:[^:\\s]+)?$"},"version":{"type":"string","default":""},"startup_timeout":{"type":"string","default":"5m"}},"additionalProperties":false},"logRule":{"type":"object","required":["pattern","level"],"properties":{"pattern":{"type":"string"},"level":{"$ref":"#/definitions/level"}},"additionalProperties":false},"authHandler":{"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","properties":{"key":{"type":"string","pattern":"\\S"},"keys":{"type":"array","items":{"type":"string","pattern":"\\S"}}},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false},"minutes":{"type":"integer","minimum":1,"maximum":525600},"minutesOrZero":{"type":"integer","minimum":0,"maximum":525600},"journaldLimit":{"type":"integer","minimum":-1,"maximum":1048576},"versionSpec":{"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"},"ipv4":{"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"},"additionalNetwork":{"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false},"maintenance":{"type":"object","required":["sensor_name","maintenance_allowed_key"],"properties":{"sensor_name":{"type":"string","pattern":"^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$"},"maintenance_allowed_key":{"$ref":"#/definitions/nonEmpty"}},"additionalProperties":false},"network":{"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""},"fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"local_fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"allowed_hosts":{"type":"array","default":[],"items":{"type":"string","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"}},"cors_origins":{"type":"array","default":[],"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$"}},"max_message_bytes":{"type":"integer","default":33554432,"minimum":65536,"maximum":1073741824}},"additionalProperties":false},"auth":{"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}},"tls_auth_entities":{"type":"array","items":{"type":"string"}},"external_auth_config":{}},"additionalProperties":false},"cloud":{"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false},"agent":{"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false},"versionControl":{"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false},"advancedSettings":{"type":"object","properties":{"debug":{"type":"boolean","default":false},"disable_network_configuration":{"type":"boolean","default":false},"disable_system_configuration":{"type":"boolean","default":false},"disable_viam_server":{"type":"boolean","default":false},"viam_server_start_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"wait_for_update_check":{"type":"boolean","default":false}},"additionalProperties":false},"networkConfiguration":{"type":"object","properties":{"device_reboot_after_offline_minutes":{"$ref":"#/definitions/minutesOrZero","default":0},"disable_captive_portal_redirect":{"type":"boolean","default":false},"fragment_id":{"type":"string","default":""},"hotspot_interface":{"type":"string","default":""},"hotspot_password":{"type":"string","default":"svcsetup","pattern":"^[ -~]{8,63}$"},"hotspot_prefix":{"type":"string","default":"svc-setup","pattern":"^[ -~]{1,32}$"},"manufacturer":{"type":"string","default":"svc"},"model":{"type":"string","default":"custom"},"offline_before_starting_hotspot_minutes":{"$ref":"#/definitions/minutesOrZero","default":2},"retry_connection_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"turn_on_hotspot_if_wifi_has_no_internet":{"type":"boolean","default":false},"user_idle_minutes":{"$ref":"#/definitions/minutes","default":5},"wifi_power_save":{"type":["boolean","null"],"default":null}},"additionalProperties":false},"systemConfiguration":{"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false}}};
-const schema7 = {"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false};
+const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"svc-machine-config","$ref":"#/definitions/machine","definitions":{"machine":{"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"processes":{"type":"array","default":[],"items":{"$ref":"#/definitions/process"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false},"nonEmpty":{"type":"string","pattern":"\\S"},"level":{"type":"string","enum":["debug","info","warn","error"]},"resource":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"api":{"type":"string","pattern":"^[A-Za-z0-9_-]+:(component|service):[A-Za-z0-9_-]+$"},"namespace":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"type":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"model":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:)?[A-Za-z0-9_-]+$"},"attributes":{"type":"object","default":{}},"depends_on":{"type":"array","default":[],"items":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$"}},"log_configuration":{"type":"object","required":["level"],"properties":{"level":{"$ref":"#/definitions/level"}},"additionalProperties":false}},"additionalProperties":false},"module":{"type":"object","required":["name"],"properties":{"type":{"type":"string","default":"local","enum":["local","registry"]},"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"executable_path":{"type":"string","default":""},"log_level":{"type":"string","default":"","enum":["debug","info","warn","error",""]},"env":{"type":"object","default":{},"additionalProperties":{"type":"string"}},"module_id":{"type":"string","default":"","pattern":"^([^:\\s]+:[^:\\s]+)?$"},"version":{"type":"string","default":""},"startup_timeout":{"type":"string","default":"5m"}},"additionalProperties":false},"process":{"type":"object","required":["id","name"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"name":{"type":"string","pattern":"\\S"},"args":{"type":"array","default":[],"items":{"type":"string"}},"cwd":{"type":"string","default":""},"one_shot":{"type":"boolean","default":false},"log":{"type":"boolean","default":false},"env":{"type":"object","default":{},"additionalProperties":{"type":"string"}},"username":{"type":"string","default":""},"stop_signal":{"type":"string","default":"","enum":["HUP","SIGHUP","hangup","1","INT","SIGINT","interrupt","2","QUIT","SIGQUIT","quit","3","ABRT","SIGABRT","aborted","abort","6","KILL","SIGKILL","killed","kill","9","TERM","SIGTERM","terminated","terminate","15",""]},"stop_timeout":{"type":"string","default":"10s"}},"additionalProperties":false},"logRule":{"type":"object","required":["pattern","level"],"properties":{"pattern":{"type":"string"},"level":{"$ref":"#/definitions/level"}},"additionalProperties":false},"authHandler":{"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","properties":{"key":{"type":"string","pattern":"\\S"},"keys":{"type":"array","items":{"type":"string","pattern":"\\S"}}},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false},"minutes":{"type":"integer","minimum":1,"maximum":525600},"minutesOrZero":{"type":"integer","minimum":0,"maximum":525600},"journaldLimit":{"type":"integer","minimum":-1,"maximum":1048576},"versionSpec":{"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"},"ipv4":{"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"},"additionalNetwork":{"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false},"maintenance":{"type":"object","required":["sensor_name","maintenance_allowed_key"],"properties":{"sensor_name":{"type":"string","pattern":"^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$"},"maintenance_allowed_key":{"$ref":"#/definitions/nonEmpty"}},"additionalProperties":false},"network":{"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""},"fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"local_fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"allowed_hosts":{"type":"array","default":[],"items":{"type":"string","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"}},"cors_origins":{"type":"array","default":[],"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$"}},"max_message_bytes":{"type":"integer","default":33554432,"minimum":65536,"maximum":1073741824}},"additionalProperties":false},"auth":{"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}},"tls_auth_entities":{"type":"array","items":{"type":"string"}},"external_auth_config":{}},"additionalProperties":false},"cloud":{"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false},"agent":{"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false},"versionControl":{"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false},"advancedSettings":{"type":"object","properties":{"debug":{"type":"boolean","default":false},"disable_network_configuration":{"type":"boolean","default":false},"disable_system_configuration":{"type":"boolean","default":false},"disable_viam_server":{"type":"boolean","default":false},"viam_server_start_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"wait_for_update_check":{"type":"boolean","default":false}},"additionalProperties":false},"networkConfiguration":{"type":"object","properties":{"device_reboot_after_offline_minutes":{"$ref":"#/definitions/minutesOrZero","default":0},"disable_captive_portal_redirect":{"type":"boolean","default":false},"fragment_id":{"type":"string","default":""},"hotspot_interface":{"type":"string","default":""},"hotspot_password":{"type":"string","default":"svcsetup","pattern":"^[ -~]{8,63}$"},"hotspot_prefix":{"type":"string","default":"svc-setup","pattern":"^[ -~]{1,32}$"},"manufacturer":{"type":"string","default":"svc"},"model":{"type":"string","default":"custom"},"offline_before_starting_hotspot_minutes":{"$ref":"#/definitions/minutesOrZero","default":2},"retry_connection_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"turn_on_hotspot_if_wifi_has_no_internet":{"type":"boolean","default":false},"user_idle_minutes":{"$ref":"#/definitions/minutes","default":5},"wifi_power_save":{"type":["boolean","null"],"default":null}},"additionalProperties":false},"systemConfiguration":{"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false}}};
+const schema7 = {"type":"object","properties":{"components":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"services":{"type":"array","default":[],"items":{"$ref":"#/definitions/resource"}},"modules":{"type":"array","default":[],"items":{"$ref":"#/definitions/module"}},"processes":{"type":"array","default":[],"items":{"$ref":"#/definitions/process"}},"maintenance":{"$ref":"#/definitions/maintenance"},"log":{"type":"array","default":[],"items":{"$ref":"#/definitions/logRule"}},"debug":{"type":"boolean","default":false},"disable_log_deduplication":{"type":"boolean","default":false},"network":{"$ref":"#/definitions/network","default":{}},"auth":{"$ref":"#/definitions/auth","default":{}},"cloud":{"$ref":"#/definitions/cloud"},"agent":{"$ref":"#/definitions/agent","default":{}}},"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const schema8 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"api":{"type":"string","pattern":"^[A-Za-z0-9_-]+:(component|service):[A-Za-z0-9_-]+$"},"namespace":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"type":{"type":"string","pattern":"^[A-Za-z0-9_-]+$"},"model":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:)?[A-Za-z0-9_-]+$"},"attributes":{"type":"object","default":{}},"depends_on":{"type":"array","default":[],"items":{"type":"string","pattern":"^([A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$"}},"log_configuration":{"type":"object","required":["level"],"properties":{"level":{"$ref":"#/definitions/level"}},"additionalProperties":false}},"additionalProperties":false};
 const pattern0 = new RegExp("^[A-Za-z0-9_-]+$", "u");
@@ -288,16 +288,15 @@ validate28.errors = vErrors;
 return errors === 0;
 }
 
-const schema11 = {"type":"object","required":["sensor_name","maintenance_allowed_key"],"properties":{"sensor_name":{"type":"string","pattern":"^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$"},"maintenance_allowed_key":{"$ref":"#/definitions/nonEmpty"}},"additionalProperties":false};
-const pattern8 = new RegExp("^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$", "u");
+const schema11 = {"type":"object","required":["id","name"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"name":{"type":"string","pattern":"\\S"},"args":{"type":"array","default":[],"items":{"type":"string"}},"cwd":{"type":"string","default":""},"one_shot":{"type":"boolean","default":false},"log":{"type":"boolean","default":false},"env":{"type":"object","default":{},"additionalProperties":{"type":"string"}},"username":{"type":"string","default":""},"stop_signal":{"type":"string","default":"","enum":["HUP","SIGHUP","hangup","1","INT","SIGINT","interrupt","2","QUIT","SIGQUIT","quit","3","ABRT","SIGABRT","aborted","abort","6","KILL","SIGKILL","killed","kill","9","TERM","SIGTERM","terminated","terminate","15",""]},"stop_timeout":{"type":"string","default":"10s"}},"additionalProperties":false};
 const schema12 = {"type":"string","pattern":"\\S"};
-const pattern9 = new RegExp("\\S", "u");
+const pattern8 = new RegExp("\\S", "u");
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern9.test(data)){
+if(!pattern8.test(data)){
 vErrors = addError(vErrors, instancePath, "pattern", {});
 errors++;
 }
@@ -312,6 +311,135 @@ return errors === 0;
 
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.args === undefined){
+data.args = [];
+}
+if(data.cwd === undefined){
+data.cwd = "";
+}
+if(data.one_shot === undefined){
+data.one_shot = false;
+}
+if(data.log === undefined){
+data.log = false;
+}
+if(data.env === undefined){
+data.env = {};
+}
+if(data.username === undefined){
+data.username = "";
+}
+if(data.stop_signal === undefined){
+data.stop_signal = "";
+}
+if(data.stop_timeout === undefined){
+data.stop_timeout = "10s";
+}
+if(data.id === undefined){
+vErrors = addError(vErrors, instancePath, "required", {missingProperty: "id"});
+errors++;
+}
+if(data.name === undefined){
+vErrors = addError(vErrors, instancePath, "required", {missingProperty: "name"});
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema11.properties, key0))){
+vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalProperty: key0});
+errors++;
+}
+}
+if(data.id !== undefined){
+if(!(validate31(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(!pattern8.test(data1)){
+vErrors = addError(vErrors, instancePath+"/name", "pattern", {});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/name", "type", {type: "string"});
+errors++;
+}
+}
+let data2 = data.args;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data2[i0] !== "string"){
+vErrors = addError(vErrors, instancePath+"/args/" + i0, "type", {type: "string"});
+errors++;
+}
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/args", "type", {type: "array"});
+errors++;
+}
+if(typeof data.cwd !== "string"){
+vErrors = addError(vErrors, instancePath+"/cwd", "type", {type: "string"});
+errors++;
+}
+if(typeof data.one_shot !== "boolean"){
+vErrors = addError(vErrors, instancePath+"/one_shot", "type", {type: "boolean"});
+errors++;
+}
+if(typeof data.log !== "boolean"){
+vErrors = addError(vErrors, instancePath+"/log", "type", {type: "boolean"});
+errors++;
+}
+let data7 = data.env;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(typeof data7[key1] !== "string"){
+vErrors = addError(vErrors, instancePath+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), "type", {type: "string"});
+errors++;
+}
+}
+}
+else {
+vErrors = addError(vErrors, instancePath+"/env", "type", {type: "object"});
+errors++;
+}
+if(typeof data.username !== "string"){
+vErrors = addError(vErrors, instancePath+"/username", "type", {type: "string"});
+errors++;
+}
+let data10 = data.stop_signal;
+if(typeof data10 !== "string"){
+vErrors = addError(vErrors, instancePath+"/stop_signal", "type", {type: "string"});
+errors++;
+}
+if(!((((((((((((((((((((((((((((data10 === "HUP") || (data10 === "SIGHUP")) || (data10 === "hangup")) || (data10 === "1")) || (data10 === "INT")) || (data10 === "SIGINT")) || (data10 === "interrupt")) || (data10 === "2")) || (data10 === "QUIT")) || (data10 === "SIGQUIT")) || (data10 === "quit")) || (data10 === "3")) || (data10 === "ABRT")) || (data10 === "SIGABRT")) || (data10 === "aborted")) || (data10 === "abort")) || (data10 === "6")) || (data10 === "KILL")) || (data10 === "SIGKILL")) || (data10 === "killed")) || (data10 === "kill")) || (data10 === "9")) || (data10 === "TERM")) || (data10 === "SIGTERM")) || (data10 === "terminated")) || (data10 === "terminate")) || (data10 === "15")) || (data10 === ""))){
+vErrors = addError(vErrors, instancePath+"/stop_signal", "enum", {});
+errors++;
+}
+if(typeof data.stop_timeout !== "string"){
+vErrors = addError(vErrors, instancePath+"/stop_timeout", "type", {type: "string"});
+errors++;
+}
+}
+else {
+vErrors = addError(vErrors, instancePath, "type", {type: "object"});
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+
+const schema13 = {"type":"object","required":["sensor_name","maintenance_allowed_key"],"properties":{"sensor_name":{"type":"string","pattern":"^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$"},"maintenance_allowed_key":{"$ref":"#/definitions/nonEmpty"}},"additionalProperties":false};
+const pattern10 = new RegExp("^[A-Za-z0-9_-]+:component:sensor/[A-Za-z0-9_-]+$", "u");
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -332,7 +460,7 @@ errors++;
 if(data.sensor_name !== undefined){
 let data0 = data.sensor_name;
 if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
+if(!pattern10.test(data0)){
 vErrors = addError(vErrors, instancePath+"/sensor_name", "pattern", {});
 errors++;
 }
@@ -353,13 +481,13 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate30.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
 
-const schema13 = {"type":"object","required":["pattern","level"],"properties":{"pattern":{"type":"string"},"level":{"$ref":"#/definitions/level"}},"additionalProperties":false};
+const schema14 = {"type":"object","required":["pattern","level"],"properties":{"pattern":{"type":"string"},"level":{"$ref":"#/definitions/level"}},"additionalProperties":false};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -394,17 +522,17 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate34.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-const schema14 = {"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""},"fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"local_fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"allowed_hosts":{"type":"array","default":[],"items":{"type":"string","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"}},"cors_origins":{"type":"array","default":[],"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$"}},"max_message_bytes":{"type":"integer","default":33554432,"minimum":65536,"maximum":1073741824}},"additionalProperties":false};
-const pattern10 = new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$", "u");
-const pattern11 = new RegExp("^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$", "u");
-const pattern13 = new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$", "u");
-const pattern14 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$", "u");
+const schema15 = {"type":"object","properties":{"bind_address":{"type":"string","default":"localhost:8080","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$"},"no_tls":{"type":"boolean","default":false},"tls_cert_file":{"type":"string","default":""},"tls_key_file":{"type":"string","default":""},"fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"local_fqdn":{"type":"string","default":"","pattern":"^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"},"allowed_hosts":{"type":"array","default":[],"items":{"type":"string","pattern":"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$"}},"cors_origins":{"type":"array","default":[],"items":{"type":"string","pattern":"^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$"}},"max_message_bytes":{"type":"integer","default":33554432,"minimum":65536,"maximum":1073741824}},"additionalProperties":false};
+const pattern11 = new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]*):[0-9]{1,5}$", "u");
+const pattern12 = new RegExp("^$|^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$", "u");
+const pattern14 = new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?)$", "u");
+const pattern15 = new RegExp("^https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)(:[0-9]{1,5})?$", "u");
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -436,14 +564,14 @@ if(data.max_message_bytes === undefined){
 data.max_message_bytes = 33554432;
 }
 for(const key0 in data){
-if(!(func2.call(schema14.properties, key0))){
+if(!(func2.call(schema15.properties, key0))){
 vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalProperty: key0});
 errors++;
 }
 }
 let data0 = data.bind_address;
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
+if(!pattern11.test(data0)){
 vErrors = addError(vErrors, instancePath+"/bind_address", "pattern", {});
 errors++;
 }
@@ -466,7 +594,7 @@ errors++;
 }
 let data4 = data.fqdn;
 if(typeof data4 === "string"){
-if(!pattern11.test(data4)){
+if(!pattern12.test(data4)){
 vErrors = addError(vErrors, instancePath+"/fqdn", "pattern", {});
 errors++;
 }
@@ -477,7 +605,7 @@ errors++;
 }
 let data5 = data.local_fqdn;
 if(typeof data5 === "string"){
-if(!pattern11.test(data5)){
+if(!pattern12.test(data5)){
 vErrors = addError(vErrors, instancePath+"/local_fqdn", "pattern", {});
 errors++;
 }
@@ -492,7 +620,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(typeof data7 === "string"){
-if(!pattern13.test(data7)){
+if(!pattern14.test(data7)){
 vErrors = addError(vErrors, instancePath+"/allowed_hosts/" + i0, "pattern", {});
 errors++;
 }
@@ -513,7 +641,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(typeof data9 === "string"){
-if(!pattern14.test(data9)){
+if(!pattern15.test(data9)){
 vErrors = addError(vErrors, instancePath+"/cors_origins/" + i1, "pattern", {});
 errors++;
 }
@@ -548,14 +676,14 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate37.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-const schema15 = {"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}},"tls_auth_entities":{"type":"array","items":{"type":"string"}},"external_auth_config":{}},"additionalProperties":false};
-const schema16 = {"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","properties":{"key":{"type":"string","pattern":"\\S"},"keys":{"type":"array","items":{"type":"string","pattern":"\\S"}}},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false};
+const schema16 = {"type":"object","properties":{"handlers":{"type":"array","default":[],"items":{"$ref":"#/definitions/authHandler"}},"tls_auth_entities":{"type":"array","items":{"type":"string"}},"external_auth_config":{}},"additionalProperties":false};
+const schema17 = {"type":"object","required":["type","config"],"properties":{"type":{"type":"string","enum":["api-key"]},"config":{"type":"object","properties":{"key":{"type":"string","pattern":"\\S"},"keys":{"type":"array","items":{"type":"string","pattern":"\\S"}}},"additionalProperties":{"type":"string","pattern":"\\S"}}},"additionalProperties":false};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -591,7 +719,7 @@ for(const key1 in data1){
 if(!((key1 === "key") || (key1 === "keys"))){
 let data2 = data1[key1];
 if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
+if(!pattern8.test(data2)){
 vErrors = addError(vErrors, instancePath+"/config/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), "pattern", {});
 errors++;
 }
@@ -605,7 +733,7 @@ errors++;
 if(data1.key !== undefined){
 let data3 = data1.key;
 if(typeof data3 === "string"){
-if(!pattern9.test(data3)){
+if(!pattern8.test(data3)){
 vErrors = addError(vErrors, instancePath+"/config/key", "pattern", {});
 errors++;
 }
@@ -622,7 +750,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(!pattern9.test(data5)){
+if(!pattern8.test(data5)){
 vErrors = addError(vErrors, instancePath+"/config/keys/" + i0, "pattern", {});
 errors++;
 }
@@ -649,12 +777,12 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate40.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -671,8 +799,8 @@ let data0 = data.handlers;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate40(data0[i0], {instancePath:instancePath+"/handlers/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate43(data0[i0], {instancePath:instancePath+"/handlers/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
 }
@@ -702,14 +830,14 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate39.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-const schema17 = {"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false};
-const pattern18 = new RegExp("^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$", "u");
+const schema18 = {"type":"object","required":["id","secret"],"properties":{"id":{"$ref":"#/definitions/nonEmpty"},"secret":{"$ref":"#/definitions/nonEmpty"},"app_address":{"type":"string","default":""},"refresh_interval":{"type":"string","default":"10s","pattern":"^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$"}},"additionalProperties":false};
+const pattern19 = new RegExp("^([0-9]+(\\.[0-9]+)?(h|m|s|ms|us|µs|ns))+$", "u");
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -751,7 +879,7 @@ errors++;
 }
 let data3 = data.refresh_interval;
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern19.test(data3)){
 vErrors = addError(vErrors, instancePath+"/refresh_interval", "pattern", {});
 errors++;
 }
@@ -765,20 +893,20 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate43.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-const schema18 = {"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false};
-const schema19 = {"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false};
-const schema20 = {"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"};
-const pattern19 = new RegExp("^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$", "u");
+const schema19 = {"type":"object","properties":{"version_control":{"$ref":"#/definitions/versionControl","default":{}},"advanced_settings":{"$ref":"#/definitions/advancedSettings","default":{}},"network_configuration":{"$ref":"#/definitions/networkConfiguration","default":{}},"additional_networks":{"type":"object","default":{},"additionalProperties":{"$ref":"#/definitions/additionalNetwork"}},"system_configuration":{"$ref":"#/definitions/systemConfiguration","default":{}}},"additionalProperties":false};
+const schema20 = {"type":"object","properties":{"agent":{"$ref":"#/definitions/versionSpec","default":"stable"},"svc-server":{"$ref":"#/definitions/versionSpec","default":"stable"}},"additionalProperties":false};
+const schema21 = {"type":"string","pattern":"^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$"};
+const pattern20 = new RegExp("^(stable|dev|v?[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?|https?://[^\\s]+|file://[^\\s]+)$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern19.test(data)){
+if(!pattern20.test(data)){
 vErrors = addError(vErrors, instancePath, "pattern", {});
 errors++;
 }
@@ -787,12 +915,12 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "string"});
 errors++;
 }
-validate49.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -808,12 +936,12 @@ vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalPro
 errors++;
 }
 }
-if(!(validate49(data.agent, {instancePath:instancePath+"/agent",parentData:data,parentDataProperty:"agent",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate52(data.agent, {instancePath:instancePath+"/agent",parentData:data,parentDataProperty:"agent",rootData}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
-if(!(validate49(data["svc-server"], {instancePath:instancePath+"/svc-server",parentData:data,parentDataProperty:"svc-server",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate52(data["svc-server"], {instancePath:instancePath+"/svc-server",parentData:data,parentDataProperty:"svc-server",rootData}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 }
@@ -821,14 +949,14 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate48.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-const schema21 = {"type":"object","properties":{"debug":{"type":"boolean","default":false},"disable_network_configuration":{"type":"boolean","default":false},"disable_system_configuration":{"type":"boolean","default":false},"disable_viam_server":{"type":"boolean","default":false},"viam_server_start_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"wait_for_update_check":{"type":"boolean","default":false}},"additionalProperties":false};
-const schema22 = {"type":"integer","minimum":1,"maximum":525600};
+const schema22 = {"type":"object","properties":{"debug":{"type":"boolean","default":false},"disable_network_configuration":{"type":"boolean","default":false},"disable_system_configuration":{"type":"boolean","default":false},"disable_viam_server":{"type":"boolean","default":false},"viam_server_start_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"wait_for_update_check":{"type":"boolean","default":false}},"additionalProperties":false};
+const schema23 = {"type":"integer","minimum":1,"maximum":525600};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -845,12 +973,12 @@ vErrors = addError(vErrors, instancePath, "minimum", {});
 errors++;
 }
 }
-validate54.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -894,8 +1022,8 @@ if(typeof data.disable_viam_server !== "boolean"){
 vErrors = addError(vErrors, instancePath+"/disable_viam_server", "type", {type: "boolean"});
 errors++;
 }
-if(!(validate54(data.viam_server_start_timeout_minutes, {instancePath:instancePath+"/viam_server_start_timeout_minutes",parentData:data,parentDataProperty:"viam_server_start_timeout_minutes",rootData}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate57(data.viam_server_start_timeout_minutes, {instancePath:instancePath+"/viam_server_start_timeout_minutes",parentData:data,parentDataProperty:"viam_server_start_timeout_minutes",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 if(typeof data.wait_for_update_check !== "boolean"){
@@ -907,14 +1035,14 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate53.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-const schema23 = {"type":"object","properties":{"device_reboot_after_offline_minutes":{"$ref":"#/definitions/minutesOrZero","default":0},"disable_captive_portal_redirect":{"type":"boolean","default":false},"fragment_id":{"type":"string","default":""},"hotspot_interface":{"type":"string","default":""},"hotspot_password":{"type":"string","default":"svcsetup","pattern":"^[ -~]{8,63}$"},"hotspot_prefix":{"type":"string","default":"svc-setup","pattern":"^[ -~]{1,32}$"},"manufacturer":{"type":"string","default":"svc"},"model":{"type":"string","default":"custom"},"offline_before_starting_hotspot_minutes":{"$ref":"#/definitions/minutesOrZero","default":2},"retry_connection_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"turn_on_hotspot_if_wifi_has_no_internet":{"type":"boolean","default":false},"user_idle_minutes":{"$ref":"#/definitions/minutes","default":5},"wifi_power_save":{"type":["boolean","null"],"default":null}},"additionalProperties":false};
-const schema24 = {"type":"integer","minimum":0,"maximum":525600};
+const schema24 = {"type":"object","properties":{"device_reboot_after_offline_minutes":{"$ref":"#/definitions/minutesOrZero","default":0},"disable_captive_portal_redirect":{"type":"boolean","default":false},"fragment_id":{"type":"string","default":""},"hotspot_interface":{"type":"string","default":""},"hotspot_password":{"type":"string","default":"svcsetup","pattern":"^[ -~]{8,63}$"},"hotspot_prefix":{"type":"string","default":"svc-setup","pattern":"^[ -~]{1,32}$"},"manufacturer":{"type":"string","default":"svc"},"model":{"type":"string","default":"custom"},"offline_before_starting_hotspot_minutes":{"$ref":"#/definitions/minutesOrZero","default":2},"retry_connection_timeout_minutes":{"$ref":"#/definitions/minutes","default":10},"turn_on_hotspot_if_wifi_has_no_internet":{"type":"boolean","default":false},"user_idle_minutes":{"$ref":"#/definitions/minutes","default":5},"wifi_power_save":{"type":["boolean","null"],"default":null}},"additionalProperties":false};
+const schema25 = {"type":"integer","minimum":0,"maximum":525600};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -931,14 +1059,14 @@ vErrors = addError(vErrors, instancePath, "minimum", {});
 errors++;
 }
 }
-validate58.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-const pattern20 = new RegExp("^[ -~]{8,63}$", "u");
-const pattern21 = new RegExp("^[ -~]{1,32}$", "u");
+const pattern21 = new RegExp("^[ -~]{8,63}$", "u");
+const pattern22 = new RegExp("^[ -~]{1,32}$", "u");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -982,13 +1110,13 @@ if(data.wifi_power_save === undefined){
 data.wifi_power_save = null;
 }
 for(const key0 in data){
-if(!(func2.call(schema23.properties, key0))){
+if(!(func2.call(schema24.properties, key0))){
 vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalProperty: key0});
 errors++;
 }
 }
-if(!(validate58(data.device_reboot_after_offline_minutes, {instancePath:instancePath+"/device_reboot_after_offline_minutes",parentData:data,parentDataProperty:"device_reboot_after_offline_minutes",rootData}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate61(data.device_reboot_after_offline_minutes, {instancePath:instancePath+"/device_reboot_after_offline_minutes",parentData:data,parentDataProperty:"device_reboot_after_offline_minutes",rootData}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 if(typeof data.disable_captive_portal_redirect !== "boolean"){
@@ -1005,7 +1133,7 @@ errors++;
 }
 let data4 = data.hotspot_password;
 if(typeof data4 === "string"){
-if(!pattern20.test(data4)){
+if(!pattern21.test(data4)){
 vErrors = addError(vErrors, instancePath+"/hotspot_password", "pattern", {});
 errors++;
 }
@@ -1016,7 +1144,7 @@ errors++;
 }
 let data5 = data.hotspot_prefix;
 if(typeof data5 === "string"){
-if(!pattern21.test(data5)){
+if(!pattern22.test(data5)){
 vErrors = addError(vErrors, instancePath+"/hotspot_prefix", "pattern", {});
 errors++;
 }
@@ -1033,25 +1161,25 @@ if(typeof data.model !== "string"){
 vErrors = addError(vErrors, instancePath+"/model", "type", {type: "string"});
 errors++;
 }
-if(!(validate58(data.offline_before_starting_hotspot_minutes, {instancePath:instancePath+"/offline_before_starting_hotspot_minutes",parentData:data,parentDataProperty:"offline_before_starting_hotspot_minutes",rootData}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate61(data.offline_before_starting_hotspot_minutes, {instancePath:instancePath+"/offline_before_starting_hotspot_minutes",parentData:data,parentDataProperty:"offline_before_starting_hotspot_minutes",rootData}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
-if(!(validate54(data.retry_connection_timeout_minutes, {instancePath:instancePath+"/retry_connection_timeout_minutes",parentData:data,parentDataProperty:"retry_connection_timeout_minutes",rootData}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate57(data.retry_connection_timeout_minutes, {instancePath:instancePath+"/retry_connection_timeout_minutes",parentData:data,parentDataProperty:"retry_connection_timeout_minutes",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 if(typeof data.turn_on_hotspot_if_wifi_has_no_internet !== "boolean"){
 vErrors = addError(vErrors, instancePath+"/turn_on_hotspot_if_wifi_has_no_internet", "type", {type: "boolean"});
 errors++;
 }
-if(!(validate54(data.user_idle_minutes, {instancePath:instancePath+"/user_idle_minutes",parentData:data,parentDataProperty:"user_idle_minutes",rootData}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate57(data.user_idle_minutes, {instancePath:instancePath+"/user_idle_minutes",parentData:data,parentDataProperty:"user_idle_minutes",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
 let data12 = data.wifi_power_save;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-vErrors = addError(vErrors, instancePath+"/wifi_power_save", "type", {type: schema23.properties.wifi_power_save.type});
+vErrors = addError(vErrors, instancePath+"/wifi_power_save", "type", {type: schema24.properties.wifi_power_save.type});
 errors++;
 }
 }
@@ -1059,21 +1187,21 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate57.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-const schema25 = {"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false};
-const pattern22 = new RegExp("^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$", "u");
-const pattern23 = new RegExp("^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$", "u");
-const schema26 = {"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"};
-const pattern24 = new RegExp("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$", "u");
+const schema26 = {"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["wifi","wired"]},"interface":{"type":"string","default":""},"ssid":{"type":"string","default":""},"psk":{"type":"string","default":""},"priority":{"type":"integer","default":0,"minimum":-999,"maximum":999},"ipv4_address":{"type":"string","default":"auto","pattern":"^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$"},"ipv4_gateway":{"type":"string","default":"","pattern":"^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$"},"ipv4_dns":{"type":"array","default":[],"items":{"$ref":"#/definitions/ipv4"}},"ipv4_route_metric":{"type":"integer","default":0,"minimum":0,"maximum":4294967295}},"additionalProperties":false};
+const pattern23 = new RegExp("^(auto|((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(3[0-2]|[12]?[0-9]))$", "u");
+const pattern24 = new RegExp("^(((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))?$", "u");
+const schema27 = {"type":"string","pattern":"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"};
+const pattern25 = new RegExp("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$", "u");
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern24.test(data)){
+if(!pattern25.test(data)){
 vErrors = addError(vErrors, instancePath, "pattern", {});
 errors++;
 }
@@ -1082,12 +1210,12 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "string"});
 errors++;
 }
-validate65.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1120,7 +1248,7 @@ vErrors = addError(vErrors, instancePath, "required", {missingProperty: "type"})
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema25.properties, key0))){
+if(!(func2.call(schema26.properties, key0))){
 vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalProperty: key0});
 errors++;
 }
@@ -1165,7 +1293,7 @@ errors++;
 }
 let data5 = data.ipv4_address;
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
+if(!pattern23.test(data5)){
 vErrors = addError(vErrors, instancePath+"/ipv4_address", "pattern", {});
 errors++;
 }
@@ -1176,7 +1304,7 @@ errors++;
 }
 let data6 = data.ipv4_gateway;
 if(typeof data6 === "string"){
-if(!pattern23.test(data6)){
+if(!pattern24.test(data6)){
 vErrors = addError(vErrors, instancePath+"/ipv4_gateway", "pattern", {});
 errors++;
 }
@@ -1189,8 +1317,8 @@ let data7 = data.ipv4_dns;
 if(Array.isArray(data7)){
 const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate65(data7[i0], {instancePath:instancePath+"/ipv4_dns/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate68(data7[i0], {instancePath:instancePath+"/ipv4_dns/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 }
@@ -1219,15 +1347,15 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate64.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-const schema27 = {"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false};
-const pattern25 = new RegExp("^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$", "u");
-const schema28 = {"type":"integer","minimum":-1,"maximum":1048576};
+const schema28 = {"type":"object","properties":{"forward_system_logs":{"type":"string","default":"","pattern":"^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$"},"logging_journald_runtime_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"logging_journald_system_max_use_megabytes":{"$ref":"#/definitions/journaldLimit","default":512},"os_auto_upgrade_type":{"type":"string","default":"","enum":["all","security","disable",""]}},"additionalProperties":false};
+const pattern26 = new RegExp("^[^\\s,]*(\\s*,\\s*[^\\s,]*)*$", "u");
+const schema29 = {"type":"integer","minimum":-1,"maximum":1048576};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1244,12 +1372,12 @@ vErrors = addError(vErrors, instancePath, "minimum", {});
 errors++;
 }
 }
-validate69.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1273,7 +1401,7 @@ errors++;
 }
 let data0 = data.forward_system_logs;
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 vErrors = addError(vErrors, instancePath+"/forward_system_logs", "pattern", {});
 errors++;
 }
@@ -1282,12 +1410,12 @@ else {
 vErrors = addError(vErrors, instancePath+"/forward_system_logs", "type", {type: "string"});
 errors++;
 }
-if(!(validate69(data.logging_journald_runtime_max_use_megabytes, {instancePath:instancePath+"/logging_journald_runtime_max_use_megabytes",parentData:data,parentDataProperty:"logging_journald_runtime_max_use_megabytes",rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate72(data.logging_journald_runtime_max_use_megabytes, {instancePath:instancePath+"/logging_journald_runtime_max_use_megabytes",parentData:data,parentDataProperty:"logging_journald_runtime_max_use_megabytes",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
-if(!(validate69(data.logging_journald_system_max_use_megabytes, {instancePath:instancePath+"/logging_journald_system_max_use_megabytes",parentData:data,parentDataProperty:"logging_journald_system_max_use_megabytes",rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate72(data.logging_journald_system_max_use_megabytes, {instancePath:instancePath+"/logging_journald_system_max_use_megabytes",parentData:data,parentDataProperty:"logging_journald_system_max_use_megabytes",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 let data3 = data.os_auto_upgrade_type;
@@ -1304,12 +1432,12 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate68.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1334,23 +1462,23 @@ vErrors = addError(vErrors, instancePath, "additionalProperties", {additionalPro
 errors++;
 }
 }
-if(!(validate48(data.version_control, {instancePath:instancePath+"/version_control",parentData:data,parentDataProperty:"version_control",rootData}))){
-vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+if(!(validate51(data.version_control, {instancePath:instancePath+"/version_control",parentData:data,parentDataProperty:"version_control",rootData}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
-if(!(validate53(data.advanced_settings, {instancePath:instancePath+"/advanced_settings",parentData:data,parentDataProperty:"advanced_settings",rootData}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate56(data.advanced_settings, {instancePath:instancePath+"/advanced_settings",parentData:data,parentDataProperty:"advanced_settings",rootData}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-if(!(validate57(data.network_configuration, {instancePath:instancePath+"/network_configuration",parentData:data,parentDataProperty:"network_configuration",rootData}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate60(data.network_configuration, {instancePath:instancePath+"/network_configuration",parentData:data,parentDataProperty:"network_configuration",rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 let data3 = data.additional_networks;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
-if(!(validate64(data3[key1], {instancePath:instancePath+"/additional_networks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate67(data3[key1], {instancePath:instancePath+"/additional_networks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
@@ -1359,8 +1487,8 @@ else {
 vErrors = addError(vErrors, instancePath+"/additional_networks", "type", {type: "object"});
 errors++;
 }
-if(!(validate68(data.system_configuration, {instancePath:instancePath+"/system_configuration",parentData:data,parentDataProperty:"system_configuration",rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate71(data.system_configuration, {instancePath:instancePath+"/system_configuration",parentData:data,parentDataProperty:"system_configuration",rootData}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 }
@@ -1368,7 +1496,7 @@ else {
 vErrors = addError(vErrors, instancePath, "type", {type: "object"});
 errors++;
 }
-validate47.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
@@ -1385,6 +1513,9 @@ data.services = [];
 }
 if(data.modules === undefined){
 data.modules = [];
+}
+if(data.processes === undefined){
+data.processes = [];
 }
 if(data.log === undefined){
 data.log = [];
@@ -1452,18 +1583,32 @@ else {
 vErrors = addError(vErrors, instancePath+"/modules", "type", {type: "array"});
 errors++;
 }
-if(data.maintenance !== undefined){
-if(!(validate30(data.maintenance, {instancePath:instancePath+"/maintenance",parentData:data,parentDataProperty:"maintenance",rootData}))){
+let data6 = data.processes;
+if(Array.isArray(data6)){
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate30(data6[i3], {instancePath:instancePath+"/processes/" + i3,parentData:data6,parentDataProperty:i3,rootData}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
-let data7 = data.log;
-if(Array.isArray(data7)){
-const len3 = data7.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate34(data7[i3], {instancePath:instancePath+"/log/" + i3,parentData:data7,parentDataProperty:i3,rootData}))){
+}
+else {
+vErrors = addError(vErrors, instancePath+"/processes", "type", {type: "array"});
+errors++;
+}
+if(data.maintenance !== undefined){
+if(!(validate34(data.maintenance, {instancePath:instancePath+"/maintenance",parentData:data,parentDataProperty:"maintenance",rootData}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+let data9 = data.log;
+if(Array.isArray(data9)){
+const len4 = data9.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate37(data9[i4], {instancePath:instancePath+"/log/" + i4,parentData:data9,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
 }
@@ -1480,22 +1625,22 @@ if(typeof data.disable_log_deduplication !== "boolean"){
 vErrors = addError(vErrors, instancePath+"/disable_log_deduplication", "type", {type: "boolean"});
 errors++;
 }
-if(!(validate37(data.network, {instancePath:instancePath+"/network",parentData:data,parentDataProperty:"network",rootData}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate40(data.network, {instancePath:instancePath+"/network",parentData:data,parentDataProperty:"network",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
-if(!(validate39(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate42(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 if(data.cloud !== undefined){
-if(!(validate43(data.cloud, {instancePath:instancePath+"/cloud",parentData:data,parentDataProperty:"cloud",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+if(!(validate46(data.cloud, {instancePath:instancePath+"/cloud",parentData:data,parentDataProperty:"cloud",rootData}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
 }
 }
-if(!(validate47(data.agent, {instancePath:instancePath+"/agent",parentData:data,parentDataProperty:"agent",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate50(data.agent, {instancePath:instancePath+"/agent",parentData:data,parentDataProperty:"agent",rootData}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
 }
@@ -1539,29 +1684,32 @@ const shape7 = "\"local\" or \"registry\"";
 const shape8 = "one of \"debug\", \"info\", \"warn\", \"error\" (or \"\" for none)";
 const shape9 = "a registry id shaped \"<namespace>:<name>\"";
 const shape10 = "a duration such as \"30s\" or \"5m\"";
-const shape11 = "a sensor's full name shaped \"<namespace>:component:sensor/<name>\"";
-const shape12 = "a non-empty string";
-const shape13 = "\"<host>:<port>\" or \":<port>\"";
-const shape14 = "a host name, or \"\"";
-const shape15 = "a host name or IP address without a port";
-const shape16 = "an origin such as \"https://app.example.com\" (scheme, host and port only)";
-const shape17 = "a size in bytes from 65536 (64 KiB) to 1073741824 (1 GiB)";
-const shape18 = "\"api-key\"";
-const shape19 = "a non-empty key";
-const shape20 = "a duration such as \"10s\", \"1m30s\" or \"500ms\"";
-const shape21 = "\"stable\", \"dev\", a version such as \"1.2.3\", or an http(s):// or file:// URL";
-const shape22 = "a whole number of minutes from 1 to 525600";
-const shape23 = "a whole number of minutes from 0 to 525600";
-const shape24 = "8 to 63 printable ASCII characters";
-const shape25 = "1 to 32 printable ASCII characters";
-const shape26 = "true, false or null";
-const shape27 = "\"wifi\" or \"wired\"";
-const shape28 = "a whole number from -999 to 999";
-const shape29 = "\"auto\" or an IPv4 address in CIDR form such as \"192.168.1.20/24\"";
-const shape30 = "an IPv4 address such as \"192.168.1.1\" (or \"\")";
-const shape31 = "an IPv4 address such as \"192.168.1.1\"";
-const shape32 = "a whole number from 0 to 4294967295 (0: 100 wired, 600 wifi)";
-const shape33 = "a comma-separated list of syslog identifiers (\"-\" before one excludes it, \"all\" means every one)";
-const shape34 = "a size in MB from 0 to 1048576, or -1 to leave journald's own limit";
-const shape35 = "one of \"all\", \"security\", \"disable\" or \"\"";
-export const shapes = {"components": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "services": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "modules": {"[]": {"type": shape7, "name": shape0, "log_level": shape8, "module_id": shape9, "startup_timeout": shape10}}, "maintenance": {"sensor_name": shape11, "maintenance_allowed_key": shape12}, "log": {"[]": {"level": shape6}}, "network": {"bind_address": shape13, "fqdn": shape14, "local_fqdn": shape14, "allowed_hosts": {"[]": shape15}, "cors_origins": {"[]": shape16}, "max_message_bytes": shape17}, "auth": {"handlers": {"[]": {"type": shape18, "config": {"key": shape19, "keys": {"[]": shape19}, "*": shape19}}}}, "cloud": {"id": shape12, "secret": shape12, "refresh_interval": shape20}, "agent": {"version_control": {"agent": shape21, "svc-server": shape21}, "advanced_settings": {"viam_server_start_timeout_minutes": shape22}, "network_configuration": {"device_reboot_after_offline_minutes": shape23, "hotspot_password": shape24, "hotspot_prefix": shape25, "offline_before_starting_hotspot_minutes": shape23, "retry_connection_timeout_minutes": shape22, "user_idle_minutes": shape22, "wifi_power_save": shape26}, "additional_networks": {"*": {"type": shape27, "priority": shape28, "ipv4_address": shape29, "ipv4_gateway": shape30, "ipv4_dns": {"[]": shape31}, "ipv4_route_metric": shape32}}, "system_configuration": {"forward_system_logs": shape33, "logging_journald_runtime_max_use_megabytes": shape34, "logging_journald_system_max_use_megabytes": shape34, "os_auto_upgrade_type": shape35}}};
+const shape11 = "a non-empty string";
+const shape12 = "a program's name or path";
+const shape13 = "a signal such as \"SIGTERM\", \"SIGINT\", \"SIGHUP\", \"SIGQUIT\", \"SIGABRT\" or \"SIGKILL\" (or \"\" for SIGTERM)";
+const shape14 = "a duration such as \"10s\" or \"500ms\"";
+const shape15 = "a sensor's full name shaped \"<namespace>:component:sensor/<name>\"";
+const shape16 = "\"<host>:<port>\" or \":<port>\"";
+const shape17 = "a host name, or \"\"";
+const shape18 = "a host name or IP address without a port";
+const shape19 = "an origin such as \"https://app.example.com\" (scheme, host and port only)";
+const shape20 = "a size in bytes from 65536 (64 KiB) to 1073741824 (1 GiB)";
+const shape21 = "\"api-key\"";
+const shape22 = "a non-empty key";
+const shape23 = "a duration such as \"10s\", \"1m30s\" or \"500ms\"";
+const shape24 = "\"stable\", \"dev\", a version such as \"1.2.3\", or an http(s):// or file:// URL";
+const shape25 = "a whole number of minutes from 1 to 525600";
+const shape26 = "a whole number of minutes from 0 to 525600";
+const shape27 = "8 to 63 printable ASCII characters";
+const shape28 = "1 to 32 printable ASCII characters";
+const shape29 = "true, false or null";
+const shape30 = "\"wifi\" or \"wired\"";
+const shape31 = "a whole number from -999 to 999";
+const shape32 = "\"auto\" or an IPv4 address in CIDR form such as \"192.168.1.20/24\"";
+const shape33 = "an IPv4 address such as \"192.168.1.1\" (or \"\")";
+const shape34 = "an IPv4 address such as \"192.168.1.1\"";
+const shape35 = "a whole number from 0 to 4294967295 (0: 100 wired, 600 wifi)";
+const shape36 = "a comma-separated list of syslog identifiers (\"-\" before one excludes it, \"all\" means every one)";
+const shape37 = "a size in MB from 0 to 1048576, or -1 to leave journald's own limit";
+const shape38 = "one of \"all\", \"security\", \"disable\" or \"\"";
+export const shapes = {"components": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "services": {"[]": {"name": shape0, "api": shape1, "namespace": shape2, "type": shape3, "model": shape4, "depends_on": {"[]": shape5}, "log_configuration": {"level": shape6}}}, "modules": {"[]": {"type": shape7, "name": shape0, "log_level": shape8, "module_id": shape9, "startup_timeout": shape10}}, "processes": {"[]": {"id": shape11, "name": shape12, "stop_signal": shape13, "stop_timeout": shape14}}, "maintenance": {"sensor_name": shape15, "maintenance_allowed_key": shape11}, "log": {"[]": {"level": shape6}}, "network": {"bind_address": shape16, "fqdn": shape17, "local_fqdn": shape17, "allowed_hosts": {"[]": shape18}, "cors_origins": {"[]": shape19}, "max_message_bytes": shape20}, "auth": {"handlers": {"[]": {"type": shape21, "config": {"key": shape22, "keys": {"[]": shape22}, "*": shape22}}}}, "cloud": {"id": shape11, "secret": shape11, "refresh_interval": shape23}, "agent": {"version_control": {"agent": shape24, "svc-server": shape24}, "advanced_settings": {"viam_server_start_timeout_minutes": shape25}, "network_configuration": {"device_reboot_after_offline_minutes": shape26, "hotspot_password": shape27, "hotspot_prefix": shape28, "offline_before_starting_hotspot_minutes": shape26, "retry_connection_timeout_minutes": shape25, "user_idle_minutes": shape25, "wifi_power_save": shape29}, "additional_networks": {"*": {"type": shape30, "priority": shape31, "ipv4_address": shape32, "ipv4_gateway": shape33, "ipv4_dns": {"[]": shape34}, "ipv4_route_metric": shape35}}, "system_configuration": {"forward_system_logs": shape36, "logging_journald_runtime_max_use_megabytes": shape37, "logging_journald_system_max_use_megabytes": shape37, "os_auto_upgrade_type": shape38}}};

@@ -10,3 +10,4 @@ export { PARENT_PIPE_FD } from "./module-process.js";
 export { createParentChannel, parseParentChannelLine, FOLLOWS_LOG_LEVEL } from "./parent-channel.js";
 export type { ParentChannel, ParentChannelMessage } from "./parent-channel.js";
 export { createRestartBackoff, RESTART_INITIAL_MS, RESTART_MAX_MS, HEALTHY_RESET_MS } from "./restart-backoff.js";
+export type { RestartBackoff } from "./restart-backoff.js";

@@ -6,6 +6,7 @@
 // logged, the rest dropped and counted, so what it writes never piles up in the server.
 import type { Readable } from "node:stream";
 import type { LogLevel } from "../../../core/index.js";
+import { followLines, MAX_OUTPUT_LINE_BYTES } from "../system/index.js";
 
 export interface ModuleLoggers {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
@@ -14,7 +15,7 @@ export interface ModuleLoggers {
 
 export const STDERR_TAIL_LINES = 20;
 /** The longest line taken from a module's output; the rest of a longer one is dropped. */
-export const MAX_LINE_BYTES = 64 * 1024;
+export const MAX_LINE_BYTES = MAX_OUTPUT_LINE_BYTES;
 
 const levels = new Set(["debug", "info", "warn", "error"]);
 
@@ -61,55 +62,4 @@ export function followModuleOutput(stdout: Readable, stderr: Readable, loggers: 
     else loggers.stderr(line);
   }, dropped("stderr"));
   return { stderrTail: () => tail.slice() };
-}
-
-/**
- * Calls `onLine` with each line of `input` (without "\n" or "\r\n"). A line longer than
- * `maxBytes` is handed on at `maxBytes`; the rest of it is dropped, and `onDropped` told how
- * many bytes when the line ends. At most `maxBytes` of a line are ever held.
- */
-export function followLines(input: Readable, maxBytes: number, onLine: (line: string) => void, onDropped: (bytes: number) => void): void {
-  let parts: Buffer[] = [];
-  let held = 0;
-  let dropping = -1;
-  const emit = () => {
-    let line = Buffer.concat(parts, held).toString("utf8");
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    parts = [];
-    held = 0;
-    onLine(line);
-  };
-  input.on("data", (chunk: Buffer) => {
-    let start = 0;
-    while (start < chunk.length) {
-      const newline = chunk.indexOf(10, start);
-      const end = newline < 0 ? chunk.length : newline;
-      if (dropping >= 0) {
-        dropping += end - start;
-      } else {
-        const room = maxBytes - held;
-        if (end - start <= room) {
-          parts.push(chunk.subarray(start, end));
-          held += end - start;
-        } else {
-          parts.push(chunk.subarray(start, start + room));
-          held += room;
-          emit();
-          dropping = end - start - room;
-        }
-      }
-      if (newline < 0) break;
-      if (dropping >= 0) {
-        onDropped(dropping);
-        dropping = -1;
-      } else {
-        emit();
-      }
-      start = newline + 1;
-    }
-  });
-  input.on("end", () => {
-    if (dropping >= 0) onDropped(dropping);
-    else if (held > 0) emit();
-  });
 }

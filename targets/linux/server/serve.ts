@@ -15,6 +15,7 @@ import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } f
 import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
 import { createLinuxMachine, type LinuxMachineOptions } from "./linux-machine.js";
 import { createModuleSockets, type ModuleSockets } from "../modules/index.js";
+import { createProcessManager, followConfigProcesses, type ProcessManager, type ProcessManagerOptions } from "../processes/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi } from "./robot/index.js";
 import { componentServiceApis, createModuleForwarding, registerComponentServices } from "./rpc/index.js";
@@ -68,6 +69,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     screen: options.untrustedEnv ? screenUntrusted : undefined,
     modules: moduleOptions(sockets, options.initial.file),
   });
+  const processes = runProcesses(machine, { logEngine, clock, baseDir: configDir(options.initial.file), recordGroup: sockets.recordGroup });
   const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
   if (telemetry) machine.onConfig(reconfigureSpans(telemetry));
   machine.onConfig(restartOnlySettingsWarning(log, startConfig));
@@ -159,6 +161,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         robot.close();
         await parentSocket.close();
         const report = await machine.close();
+        // After resources and modules, which may still be using them.
+        await processes.close();
         await sockets.remove();
         for (const hung of report.hung) log.warn("resource did not close in time", { resource: hung });
         for (const failed of report.failed) log.error("resource failed to close", { resource: failed.name, error: failed.error });
@@ -172,12 +176,28 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 function moduleOptions(sockets: ModuleSockets, configFile: string | undefined): LinuxMachineOptions["modules"] {
   return {
     sockets,
-    baseDir: configFile ? dirname(resolve(configFile)) : process.cwd(),
+    baseDir: configDir(configFile),
     packages: {
       registryUrl: process.env.SVC_MODULE_REGISTRY || undefined,
       cacheDir: process.env.SVC_MODULE_CACHE || join(homedir(), ".svc", "modules"),
     },
   };
+}
+
+/**
+ * The configuration's processes, following the configuration in force. Their groups are written
+ * down beside the modules', so a killed svc-server's are stopped by the next one.
+ */
+function runProcesses(machine: Machine, options: ProcessManagerOptions): ProcessManager {
+  const processes = createProcessManager(options);
+  const log = options.logEngine.logger("svc.server");
+  machine.onConfig(followConfigProcesses(processes, (error) => log.error("processes could not follow the configuration", { error: String(error) })));
+  return processes;
+}
+
+/** Where relative paths in the configuration are found from: its file's folder. */
+function configDir(configFile: string | undefined): string {
+  return configFile ? dirname(resolve(configFile)) : process.cwd();
 }
 
 /** The plain HTTP routes: restart status always; the profiles and shared files when asked for. */

@@ -2,13 +2,16 @@
 // entries, so a parsed index is not a place a person can find; the name, looked up in the
 // written JSON (a reading's `written()`), is.
 
-/** A finder of the index of the entry named `name` in `section` of the written file, else `fallback`. */
-export function placeFinder(written: unknown): (section: string, name: string, fallback: number) => number {
+/**
+ * A finder of the index of the entry named `name` in `section` of the written file, else
+ * `fallback`; `key` is the field that names entries there (`id` for processes).
+ */
+export function placeFinder(written: unknown): (section: string, name: string, fallback: number, key?: string) => number {
   const sections = typeof written === "object" && written !== null ? (written as Record<string, unknown>) : {};
-  return (section, name, fallback) => {
+  return (section, name, fallback, key = "name") => {
     const list = sections[section];
     if (!Array.isArray(list)) return fallback;
-    const index = list.findIndex((item) => typeof item === "object" && item !== null && (item as { name?: unknown }).name === name);
+    const index = list.findIndex((item) => typeof item === "object" && item !== null && (item as Record<string, unknown>)[key] === name);
     return index < 0 ? fallback : index;
   };
 }

@@ -14,3 +14,4 @@ export { MODULE_FOLDER_PREFIX, sweepModuleFolders, temporaryFolderOf, type Modul
 export { ListenError } from "./listen-error.js";
 export { InstallError } from "./install-error.js";
 export { enableUnit } from "./enable-unit.js";
+export { followLines, MAX_OUTPUT_LINE_BYTES } from "./follow-lines.js";

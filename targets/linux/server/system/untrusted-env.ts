@@ -1,6 +1,6 @@
 // -untrusted-env: in an untrusted environment the machine must not start processes or a shell.
-// This finds every configuration entry that would: every module (each is a process of its own)
-// and every component or service whose model runs programs or commands (the process and shell
+// This finds every configuration entry that would: every module (each is a process of its own),
+// every entry of `processes`, and every component or service whose model runs programs or commands (the process and shell
 // models, the shell service). The machine refuses each one, reported with where it is.
 import type { ConfigIssue, MachineConfig, ResourceConfig } from "../../../../core/index.js";
 import { placeFinder } from "../written-places.js";
@@ -8,9 +8,9 @@ import { placeFinder } from "../written-places.js";
 export interface UntrustedEntry {
   /** Where the entry is, as in configuration issues: `modules[0]`, `components[3]`. */
   path: string;
-  section: "modules" | "components" | "services";
+  section: "modules" | "processes" | "components" | "services";
   name: string;
-  /** What it would start: the executable (a module's, or a process model's `name` attribute), the module id, or the model. */
+  /** What it would start: the executable (a module's, a process entry's or a process model's `name`), the module id, or the model. */
   starts: string;
   message: string;
 }
@@ -37,6 +37,15 @@ export function findUntrustedEntries(config: MachineConfig, written?: unknown): 
       name: module.name,
       starts,
       message: `module ${JSON.stringify(module.name)} runs a process of its own (${starts}); -untrusted-env refuses it`,
+    });
+  });
+  config.processes.forEach((entry, index) => {
+    found.push({
+      path: `processes[${place("processes", entry.id, index, "id")}]`,
+      section: "processes",
+      name: entry.id,
+      starts: entry.name,
+      message: `process ${JSON.stringify(entry.id)} starts a program (${entry.name}); -untrusted-env refuses it`,
     });
   });
   for (const section of ["components", "services"] as const) {
