@@ -10,5 +10,6 @@ export * from "./rpc/index.js";
 export * from "./agent/index.js";
 export * from "./machine/index.js";
 export { every, sleep, type Clock } from "./clock.js";
+export { createSerialQueue, type SerialQueue } from "./serial-queue.js";
 export { createScaledClock, type ScaledClock } from "./scaled-clock.js";
 export { createManualClock, type ManualClock } from "./manual-clock.js";

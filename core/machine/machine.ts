@@ -6,7 +6,7 @@
 import { createGraphEngine } from "../graph/index.js";
 import { createConfigListeners } from "./config-listeners.js";
 import { loadOnce, type LoadContext } from "./load-phases.js";
-import { createLoadQueue } from "./load-queue.js";
+import { createSerialQueue } from "../serial-queue.js";
 import type { ConfigInput, LoadResult, Machine, MachineOptions } from "./machine-types.js";
 
 export function createMachine(options: MachineOptions): Machine {
@@ -28,7 +28,8 @@ export function createMachine(options: MachineOptions): Machine {
     listeners: createConfigListeners(log),
   };
   const { state, listeners, modules } = context;
-  const queue = createLoadQueue();
+  // Loads one after another: a quick second save never races the first.
+  const queue = createSerialQueue();
 
   function load(input: ConfigInput, origin = ""): Promise<LoadResult> {
     return queue.run(async () => {

@@ -253,10 +253,7 @@ describe("network and auth", () => {
     const both = parse({ network: { tls_cert_file: "/c.pem", tls_key_file: "/k.pem" } });
     expect(both.issues).toEqual([]);
     expect(both.config.network.tls_cert_file).toBe("/c.pem");
-    for (const [given, missing] of [
-      ["tls_cert_file", "tls_key_file"],
-      ["tls_key_file", "tls_cert_file"],
-    ] as const) {
+    for (const [given, missing] of [["tls_cert_file", "tls_key_file"], ["tls_key_file", "tls_cert_file"]] as const) {
       const one = parseMachineConfig({ network: { [given]: "/c.pem" } });
       expect(one.config).toBeNull();
       expect(one.issues).toEqual([

@@ -110,7 +110,7 @@ function functionName(node) {
   return "(anonymous)";
 }
 
-/** The callback of `describe(...)`, `describe.each(...)(...)`, `describe.skip(...)` and the like. */
+/** The callback of `describe(...)`, `describe.each(...)(...)` and every other call whose callee starts with `describe`. */
 function isSuite(node) {
   const call = node.parent;
   if (call?.kind !== SyntaxKind.CallExpression || !call.arguments.includes(node)) return false;

@@ -5,7 +5,6 @@
 export { createCommandRunner, type CommandResult, type CommandRunner } from "./command-runner.js";
 export { systemdQuote } from "./systemd-quote.js";
 export { makeDirectorySync } from "./make-directory.js";
-export { createSerialQueue, type SerialQueue } from "./serial-queue.js";
 export { createOwnedFolder, type OwnedFolder } from "./owned-folder.js";
 export { sweepOwnedFolders, describeSweep, type SweptFolder, type SweepOptions } from "./sweep-owned-folders.js";
 export { stopProcessGroups, membersOf, type ProcessGroupRecord, type StoppedGroup } from "./process-groups.js";

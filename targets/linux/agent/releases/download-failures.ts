@@ -5,10 +5,9 @@
 // is a different artifact: it is tried at once.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { downloadHeldBack, nextDownloadFailure, type DownloadFailureRecord, type DownloadRetryRules } from "../../../../core/index.js";
+import { createSerialQueue, downloadHeldBack, nextDownloadFailure, type DownloadFailureRecord, type DownloadRetryRules } from "../../../../core/index.js";
 import type { AgentPaths, Product } from "../agent-paths.js";
 import { writeFileAtomic } from "../atomic-file.js";
-import { createSerialQueue } from "../../system/index.js";
 
 export interface HeldDownload {
   /** Why the last attempt failed. */

@@ -3,7 +3,7 @@
 // why and when), and which version each artifact URL turned out to be. Changes are
 // read-modify-write, one at a time.
 import { readFile } from "node:fs/promises";
-import { createSerialQueue } from "../../system/index.js";
+import { createSerialQueue } from "../../../../core/index.js";
 import { writeFileAtomic } from "../atomic-file.js";
 
 export interface BadMark {

@@ -10,9 +10,8 @@
 import { constants } from "node:fs";
 import { access, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { parseSemver } from "../../../../core/index.js";
+import { createSerialQueue, parseSemver } from "../../../../core/index.js";
 import { createNodeClock } from "../../logging/node-clock.js";
-import { createSerialQueue } from "../../system/index.js";
 import { EXECUTABLE_NAMES, type AgentPaths, type Product } from "../agent-paths.js";
 import { syncDirectory, temporaryPath } from "../atomic-file.js";
 import { ReleaseError } from "./release-error.js";

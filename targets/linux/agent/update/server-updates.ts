@@ -6,12 +6,11 @@
 // Switches (activations and rollbacks) run one at a time, whoever asks for them (an update check,
 // the maintenance poll, a configuration reload, a verdict), and none of them throws: a switch that
 // fails is logged with its reason, the running version stays, and the next update check tries again.
-import { errorMessage, type Clock, type Logger, type ProbationRules } from "../../../../core/index.js";
+import { createSerialQueue, errorMessage, type Clock, type Logger, type ProbationRules } from "../../../../core/index.js";
 import { createNodeClock } from "../../logging/node-clock.js";
 import { fetchRestartStatus } from "../server/restart-status.js";
 import type { ServerEndpoint } from "../server/server-endpoint.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
-import { createSerialQueue } from "../../system/index.js";
 import { createServerProbation } from "./server-probation.js";
 import type { UpdateState, UpdateStateFile } from "./update-state.js";
 

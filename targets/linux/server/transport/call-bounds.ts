@@ -6,6 +6,7 @@
 import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { Code } from "../../../../core/index.js";
 import { boundText, ERROR_MESSAGE_MAX_CHARS } from "./bounded-text.js";
+import { untilAborted } from "./until-aborted.js";
 
 /** Set for a call that has a deadline (read by the interceptor, so calls without pay nothing for it). */
 export const callHasDeadlineKey = createContextKey<boolean>(false, { description: "svc call has a deadline" });
@@ -43,28 +44,12 @@ async function* boundedStream<T>(messages: AsyncIterable<T>, deadline: AbortSign
 
 /** `pending`, unless the signal is aborted for the deadline first: then that DEADLINE_EXCEEDED. */
 function untilDeadline<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (isDeadline(signal)) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      if (isDeadline(signal)) reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return untilAborted(pending, signal, isDeadline);
 }
 
 // Other aborts (the client went away, the server is stopping) let the handler finish as it will.
-function isDeadline(signal: AbortSignal): boolean {
-  return signal.aborted && signal.reason instanceof ConnectError && signal.reason.code === Code.DeadlineExceeded;
+function isDeadline(reason: unknown): boolean {
+  return reason instanceof ConnectError && reason.code === Code.DeadlineExceeded;
 }
 
 // Only ConnectErrors carry their message to the caller; connect turns anything else into

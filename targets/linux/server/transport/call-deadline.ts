@@ -13,6 +13,8 @@ import type { HttpRequest } from "./http-types.js";
 export interface CallDeadline {
   /** Aborted at the deadline with DEADLINE_EXCEEDED. */
   readonly signal: AbortSignal;
+  /** Milliseconds left before the deadline (negative once past). */
+  remainingMs(): number;
   /** The call is over: the timer is dropped. */
   clear(): void;
 }
@@ -25,9 +27,10 @@ export function startCallDeadline(req: HttpRequest): CallDeadline | undefined {
   if (typeof value !== "string") return undefined;
   const { timeoutMs } = (grpc ? parseGrpcTimeout : parseConnectTimeout)(value, Number.MAX_SAFE_INTEGER);
   if (timeoutMs === undefined) return undefined;
+  const endsAt = Date.now() + timeoutMs;
   const controller = new AbortController();
   const expire = () => controller.abort(new ConnectError(`the call passed its deadline (${header}: ${value})`, Code.DeadlineExceeded));
   // setTimeout holds at most 2^31-1 ms; a deadline further away than that is no deadline.
   const timer = timeoutMs <= 2 ** 31 - 1 ? setTimeout(expire, timeoutMs) : undefined;
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  return { signal: controller.signal, remainingMs: () => endsAt - Date.now(), clear: () => clearTimeout(timer) };
 }

@@ -24,6 +24,7 @@ import {
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { Code } from "../../../../core/index.js";
 import { trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
+import type { CallDeadline } from "./call-deadline.js";
 import { callControlKey, createCallControl, type CallControl, type TransportCallControl } from "./call-control.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { headerRecord, recordHeaders } from "./record-headers.js";
@@ -51,8 +52,8 @@ export interface LeanCall {
   readonly path: string;
   readonly protocol: LeanProtocol;
   readonly values: ContextValues;
-  /** Aborted at the call's deadline with DEADLINE_EXCEEDED. */
-  readonly deadline?: AbortSignal;
+  /** The call's deadline, when it has one. */
+  readonly deadline?: CallDeadline;
   /** The general way, for a call this path does not take after all: given the body already read. */
   readonly fallBack: (body: Buffer) => void;
 }
@@ -125,8 +126,9 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
       if (!settled) control.abortFromTransport(new ConnectError("the client went away", Code.Canceled));
     };
     res.once("close", onClose);
-    const onDeadline = () => control.abortFromTransport(call.deadline!.reason);
-    call.deadline?.addEventListener("abort", onDeadline, { once: true });
+    const deadline = call.deadline?.signal;
+    const onDeadline = () => control.abortFromTransport(deadline!.reason);
+    deadline?.addEventListener("abort", onDeadline, { once: true });
 
     const request = leanRequest(lean, input, req, call, control);
     lean.invoke(request).then(
@@ -146,7 +148,7 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
       settled = true;
       running.delete(control);
       res.off("close", onClose);
-      call.deadline?.removeEventListener("abort", onDeadline);
+      deadline?.removeEventListener("abort", onDeadline);
     });
   }
 
@@ -244,7 +246,6 @@ interface LeanRequest extends UnaryRequest {
 }
 
 function leanRequest(lean: LeanMethod, input: LeanInput, req: HttpRequest, call: LeanCall, control: CallControl): LeanRequest {
-  const deadlineAt = deadlineOf(req);
   return {
     stream: false,
     service: lean.service,
@@ -260,20 +261,10 @@ function leanRequest(lean: LeanMethod, input: LeanInput, req: HttpRequest, call:
     forward: input.forward,
     bytes: input.bytes,
     protocolName: call.protocol,
-    timeoutMs: () => (deadlineAt === undefined ? undefined : deadlineAt - Date.now()),
+    timeoutMs: () => call.deadline?.remainingMs(),
     responseHeader: recordHeaders({ "content-type": responseContentType[call.protocol] }),
     responseTrailer: recordHeaders(),
   };
-}
-
-// When the caller's deadline falls, for a handler that asks (call-deadline.ts holds the call to it).
-function deadlineOf(req: HttpRequest): number | undefined {
-  const value = req.headers["grpc-timeout"];
-  if (typeof value !== "string") return undefined;
-  const match = /^(\d{1,8})([HMSmun])$/.exec(value);
-  if (!match) return undefined;
-  const unitMs: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
-  return Date.now() + Number(match[1]) * unitMs[match[2]!]!;
 }
 
 /** The one message of a well-formed body, or undefined for anything else (left to connect). */

@@ -7,6 +7,7 @@
 // connection can be closed rather than read to its end.
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge } from "./limits.js";
+import { untilAborted } from "./until-aborted.js";
 
 export interface RequestBodyOptions {
   /** True for a sequence of length-prefixed messages (gRPC, gRPC-web, Connect streaming). */
@@ -86,22 +87,4 @@ export function createPrefixCheck(maxMessageBytes: number, open: boolean): (chun
       if (messageLeft > maxMessageBytes) throw tooLarge(`request message of ${messageLeft} bytes`, maxMessageBytes, open);
     }
   };
-}
-
-function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -97,7 +97,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean, entity?: string): void {
     const deadline = startCallDeadline(req);
     if (deadline) res.once("close", deadline.clear);
-    const maxMessageBytes = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
+    const { enveloped, maxMessageBytes, maxBodyBytes } = bodyBounds(req, method, isOpen);
     let values: ContextValues;
     try {
       values = options.contextValues(req);
@@ -109,10 +109,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     if (deadline) values.set(callHasDeadlineKey, true);
     if (entity !== undefined) values.set(admittedEntityKey, entity);
     continueIfExpected(req, res);
-    const contentType = req.headers["content-type"] ?? "";
-    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
     const onAbandoned = () => closeAfterAnswer(res);
-    const maxBodyBytes = singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
     if (method.method.methodKind !== "unary" || maxBodyBytes === undefined) {
       // Read as it comes, each message held to the limit: a streaming call answers a broken
       // bound in its own stream, as connect does.
@@ -125,7 +122,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
         const protocol = lean.accepts(req, path);
         const connect = (read: Buffer) => runConnect(method, req, res, path, onError, { values, body: onlyChunk(read), deadline: deadline?.signal });
         if (protocol === undefined) return connect(body);
-        lean.serve(req, res, { path, protocol, values, deadline: deadline?.signal, fallBack: connect }, body);
+        lean.serve(req, res, { path, protocol, values, deadline, fallBack: connect }, body);
       },
       (error: unknown) => answerRefusal(req, res, refusalOf(error)),
     );
@@ -158,16 +155,24 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     },
   };
 
+  // How a call's body is framed and how large it may be: a message's limit, and for a call
+  // taking one message the whole body's (that message and its prefix).
+  function bodyBounds(req: HttpRequest, method: UniversalHandler, isOpen: boolean) {
+    const contentType = req.headers["content-type"] ?? "";
+    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
+    const maxMessageBytes = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
+    const maxBodyBytes = singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
+    return { enveloped, maxMessageBytes, maxBodyBytes };
+  }
+
   // A body whose declared length is over the limit is refused before any of it is read.
   function declaredTooLarge(req: HttpRequest, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
     const length = req.headers["content-length"];
-    if (length === undefined || !singleMessage(method)) return undefined;
-    const contentType = req.headers["content-type"] ?? "";
-    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
-    const limit = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
+    const { maxMessageBytes, maxBodyBytes } = bodyBounds(req, method, isOpen);
+    if (length === undefined || maxBodyBytes === undefined) return undefined;
     const declared = Number(length);
-    if (!(declared > limit + (enveloped ? prefixBytes : 0))) return undefined;
-    const error = tooLarge(`request body of ${declared} bytes`, limit, isOpen);
+    if (!(declared > maxBodyBytes)) return undefined;
+    const error = tooLarge(`request body of ${declared} bytes`, maxMessageBytes, isOpen);
     return { code: error.code, message: error.rawMessage };
   }
 }
