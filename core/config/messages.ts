@@ -1,18 +1,29 @@
-// The words of configuration issues: what a value must be (from the schema's `x-shape`, via the
-// generated `shapes`), and what was found instead. Secrets are never echoed back.
-import { shapes, type ShapeTree, type ValidationError } from "./gen/config-validator.js";
+// The words of configuration issues: what a value must be (the schema's `x-shape`), and what
+// was found instead. Secrets are never echoed back.
+import { configSchema } from "./config-schema.js";
+import { resolveRef, type SchemaError, type SchemaNode } from "./schema-check.js";
 import { hasOwn, type DataPath } from "./data-path.js";
 
 /** What the schema says a value at `path` must look like, if it says. */
 export function shapeAt(path: DataPath): string | undefined {
-  let node: string | ShapeTree | undefined = shapes;
+  let node: SchemaNode | undefined = configSchema;
   for (const segment of path) {
-    if (node === undefined || typeof node === "string") return undefined;
-    const tree: ShapeTree = node;
-    const key = typeof segment === "number" ? "[]" : hasOwn(tree, segment) ? segment : "*";
-    node = hasOwn(tree, key) ? tree[key] : undefined;
+    node = node && followRefs(node);
+    if (node === undefined || node["x-shape"] !== undefined) return undefined;
+    if (typeof segment === "number") node = node.items;
+    else if (node.properties && hasOwn(node.properties, segment)) node = node.properties[segment];
+    else node = typeof node.additionalProperties === "object" ? node.additionalProperties : undefined;
   }
-  return typeof node === "string" ? node : undefined;
+  return node && followRefs(node)["x-shape"];
+}
+
+/** A node with its `$ref`s followed, the referring node's own words (its x-shape) winning. */
+function followRefs(node: SchemaNode): SchemaNode {
+  while (node.$ref !== undefined) {
+    const { $ref, ...own } = node;
+    node = { ...resolveRef(configSchema, $ref), ...own };
+  }
+  return node;
 }
 
 // Values whose text must not appear in messages or logs.
@@ -53,17 +64,17 @@ function expectedType(type: unknown): string {
   return names.join(" or ");
 }
 
-/** The message for one ajv error at `path` (for `required`: the missing key's path); `strict`: an unknown key is an error there. */
-export function schemaErrorMessage(error: ValidationError, path: DataPath, found: unknown, strict = false): string {
+/** The message for one schema error at `path` (for `required`: the missing key's path); `strict`: an unknown key is an error there. */
+export function schemaErrorMessage(error: SchemaError, path: DataPath, found: unknown, strict = false): string {
   const shape = shapeAt(path);
   switch (error.keyword) {
     case "required":
       return shape ? `is required: ${shape}` : "is required";
     case "additionalProperties":
       // In a strict section an unknown key is an error, and nothing is ignored.
-      return `unknown key ${JSON.stringify(String(error.params.additionalProperty))}${strict ? "" : " (ignored)"}`;
+      return `unknown key ${JSON.stringify(String(path[path.length - 1]))}${strict ? "" : " (ignored)"}`;
     default: {
-      const expected = shape ?? (error.keyword === "type" ? expectedType(error.params.type) : "valid");
+      const expected = shape ?? (error.keyword === "type" ? expectedType(error.type) : "valid");
       return `must be ${expected} (found ${describeValue(found, isSecretPath(path))})`;
     }
   }

@@ -1,10 +1,11 @@
-// Runs the generated validator and repairs what it reports, until the data conforms to the
+// Checks the data against the schema and repairs what it reports, until the data conforms to the
 // schema: an unknown key is removed (a warning; an error in `auth`); a bad value inside an entry (a component,
 // service, module, process, log rule, auth handler, additional network, the maintenance window or the
 // cloud credentials) leaves that entry out; any other bad value is removed so that the next run
 // fills in its default. Every problem becomes one issue, with its path in the original document.
-import { validate, type ValidationError } from "./gen/config-validator.js";
-import { formatPath, isRecord, pointerPath, valueAt, type DataPath, type Segment } from "./data-path.js";
+import { configSchema } from "./config-schema.js";
+import { checkSchema } from "./schema-check.js";
+import { formatPath, isRecord, valueAt, type DataPath, type Segment } from "./data-path.js";
 import { schemaErrorMessage } from "./messages.js";
 import type { IssueList } from "./issue-list.js";
 
@@ -40,10 +41,11 @@ export interface SchemaPassResult {
 export function runSchemaPass(data: Record<string, unknown>, issues: IssueList): SchemaPassResult {
   const origins: Origins = new Map();
   for (let run = 0; run < maxRuns; run++) {
-    if (validate(data)) return { conforms: true, origins };
+    const errors = checkSchema(configSchema, data);
+    if (errors.length === 0) return { conforms: true, origins };
     const removals: DataPath[] = [];
-    for (const error of validate.errors ?? []) {
-      const path = errorPath(data, error);
+    for (const error of errors) {
+      const path = error.path;
       const original = originalPath(path, origins);
       const message = schemaErrorMessage(error, original, valueAt(data, path), strictSections.has(String(path[0])));
       if (error.keyword === "additionalProperties" && !strictSections.has(String(path[0]))) {
@@ -63,13 +65,6 @@ export function runSchemaPass(data: Record<string, unknown>, issues: IssueList):
 /** The original index of `index` in the array at `arrayPath`. */
 export function originalIndex(origins: Origins, arrayPath: string, index: number): number {
   return origins.get(arrayPath)?.[index] ?? index;
-}
-
-function errorPath(data: unknown, error: ValidationError): Segment[] {
-  const path = pointerPath(data, error.instancePath);
-  if (error.keyword === "required") path.push(String(error.params.missingProperty));
-  if (error.keyword === "additionalProperties") path.push(String(error.params.additionalProperty));
-  return path;
 }
 
 function originalPath(path: DataPath, origins: Origins): Segment[] {

@@ -1,0 +1,201 @@
+// Checks data against core/config/schema.json by reading the schema itself: the few keywords it
+// uses (type, properties, required, additionalProperties, items, enum, pattern, minimum,
+// maximum, default, $ref) and nothing else. Node and XS run this same code; on a microcontroller
+// the schema as data and this reader are a fraction of the size of a compiled validator.
+// Missing properties with a `default` are filled in (a fresh copy each time), and every problem
+// is reported, in the order ajv reports them (test/config holds the two to each other).
+import type { Segment } from "./data-path.js";
+
+export interface SchemaNode {
+  readonly $ref?: string;
+  readonly type?: string | readonly string[];
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean | SchemaNode;
+  readonly items?: SchemaNode;
+  readonly enum?: readonly unknown[];
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly default?: unknown;
+  readonly definitions?: Readonly<Record<string, SchemaNode>>;
+  readonly "x-shape"?: string;
+}
+
+export type SchemaKeyword = "type" | "required" | "additionalProperties" | "enum" | "pattern" | "minimum" | "maximum";
+
+export interface SchemaError {
+  /** Where the problem is; for "required" and "additionalProperties", the key's own path. */
+  path: Segment[];
+  keyword: SchemaKeyword;
+  /** For "type": the type or types the schema asks for. */
+  type?: string | readonly string[];
+}
+
+// The keywords that apply to one type only; with a single such type, a wrong type is reported
+// in their place rather than before everything else (ajv's order).
+const typedKeywords: Readonly<Record<string, readonly (keyof SchemaNode)[]>> = {
+  number: ["maximum", "minimum"],
+  string: ["pattern"],
+  array: ["items"],
+  object: ["required", "additionalProperties", "properties"],
+};
+
+/** A schema node worked out once: references followed, patterns compiled, keys listed. */
+interface Plan {
+  node: SchemaNode;
+  types: readonly string[];
+  /** The one type whose own keywords the node uses, if it names just one. */
+  group: string | undefined;
+  ref?: Plan;
+  pattern?: RegExp;
+  items?: Plan;
+  /** Whether the node checks objects at all (required, properties or additionalProperties). */
+  object: boolean;
+  properties: ReadonlyArray<{ key: string; plan: Plan; default: unknown }>;
+  known: ReadonlySet<string>;
+  extra: Plan | boolean;
+}
+
+const plans = new WeakMap<SchemaNode, Plan>();
+
+/** Checks `data` against `root` (which holds the definitions), filling in defaults; every problem found. */
+export function checkSchema(root: SchemaNode, data: unknown): SchemaError[] {
+  let plan = plans.get(root);
+  if (plan === undefined) {
+    plan = planOf(root, root, new Map());
+    plans.set(root, plan);
+  }
+  const errors: SchemaError[] = [];
+  visit(plan, data, [], errors);
+  return errors;
+}
+
+/** The node a `$ref` ("#/definitions/name") points at. */
+export function resolveRef(root: SchemaNode, ref: string): SchemaNode {
+  const name = ref.startsWith("#/definitions/") ? ref.slice(14) : undefined;
+  const node = name === undefined ? undefined : root.definitions?.[name];
+  if (!node) throw new Error(`the configuration schema has no ${ref}`);
+  return node;
+}
+
+function planOf(root: SchemaNode, node: SchemaNode, made: Map<SchemaNode, Plan>): Plan {
+  const known = made.get(node);
+  if (known !== undefined) return known;
+  const types = node.type === undefined ? [] : typeof node.type === "string" ? [node.type] : node.type;
+  const group = types.length === 1 && typedKeywords[types[0]!]?.some((k) => node[k] !== undefined) ? types[0] : undefined;
+  const properties = Object.entries(node.properties ?? {});
+  const plan: Plan = {
+    node,
+    types,
+    group,
+    object: node.required !== undefined || node.properties !== undefined || node.additionalProperties !== undefined,
+    properties: [],
+    known: new Set(properties.map(([key]) => key)),
+    extra: true,
+  };
+  made.set(node, plan);
+  if (node.$ref !== undefined) plan.ref = planOf(root, resolveRef(root, node.$ref), made);
+  if (node.pattern !== undefined) plan.pattern = new RegExp(node.pattern, "u");
+  if (node.items !== undefined) plan.items = planOf(root, node.items, made);
+  plan.properties = properties.map(([key, sub]) => ({ key, plan: planOf(root, sub, made), default: sub.default }));
+  const extra = node.additionalProperties;
+  plan.extra = typeof extra === "object" ? planOf(root, extra, made) : extra ?? true;
+  return plan;
+}
+
+// `path` is a stack the walk pushes to and pops from; an error takes a copy of it.
+function visit(plan: Plan, data: unknown, path: Segment[], errors: SchemaError[]): void {
+  const { node, group } = plan;
+  // A wrong type is reported first, unless one type groups the node's keywords: then where
+  // that type's keywords are checked.
+  if (group === undefined && plan.types.length > 0 && !isAnyType(data, plan.types)) errors.push(errorAt(path, "type", node));
+  if (plan.ref !== undefined) visit(plan.ref, data, path, errors);
+  if (node.enum !== undefined && !node.enum.includes(data)) errors.push(errorAt(path, "enum", node));
+  if (node.maximum !== undefined || node.minimum !== undefined) {
+    if (!isType(data, "number")) typeAt(plan, "number", path, errors);
+    else {
+      if (node.maximum !== undefined && (data as number) > node.maximum) errors.push(errorAt(path, "maximum", node));
+      if (node.minimum !== undefined && (data as number) < node.minimum) errors.push(errorAt(path, "minimum", node));
+    }
+  }
+  if (plan.pattern !== undefined) {
+    if (typeof data !== "string") typeAt(plan, "string", path, errors);
+    else if (!plan.pattern.test(data)) errors.push(errorAt(path, "pattern", node));
+  }
+  if (plan.items !== undefined) {
+    if (Array.isArray(data)) visitItems(plan.items, data, path, errors);
+    else typeAt(plan, "array", path, errors);
+  }
+  if (plan.object) {
+    if (isType(data, "object")) visitObject(plan, data as Record<string, unknown>, path, errors);
+    else typeAt(plan, "object", path, errors);
+  }
+}
+
+/** The type error of a node whose keywords of type `of` could not be checked. */
+function typeAt(plan: Plan, of: string, path: Segment[], errors: SchemaError[]): void {
+  if (plan.group === of) errors.push(errorAt(path, "type", plan.node));
+}
+
+function errorAt(path: Segment[], keyword: SchemaKeyword, node: SchemaNode): SchemaError {
+  return keyword === "type" ? { path: path.slice(), keyword, type: node.type } : { path: path.slice(), keyword };
+}
+
+function visitItems(items: Plan, data: unknown[], path: Segment[], errors: SchemaError[]): void {
+  for (let i = 0; i < data.length; i++) {
+    path.push(i);
+    visit(items, data[i], path, errors);
+    path.pop();
+  }
+}
+
+function visitObject(plan: Plan, data: Record<string, unknown>, path: Segment[], errors: SchemaError[]): void {
+  for (const property of plan.properties) {
+    if (property.default !== undefined && data[property.key] === undefined) data[property.key] = copy(property.default);
+  }
+  for (const key of plan.node.required ?? []) {
+    if (data[key] === undefined) errors.push({ path: [...path, key], keyword: "required" });
+  }
+  if (plan.extra !== true) {
+    for (const key of Object.keys(data)) {
+      if (plan.known.has(key)) continue;
+      if (plan.extra === false) errors.push({ path: [...path, key], keyword: "additionalProperties" });
+      else visitAt(plan.extra, data[key], key, path, errors);
+    }
+  }
+  for (const property of plan.properties) {
+    if (data[property.key] !== undefined) visitAt(property.plan, data[property.key], property.key, path, errors);
+  }
+}
+
+function visitAt(plan: Plan, data: unknown, key: string, path: Segment[], errors: SchemaError[]): void {
+  path.push(key);
+  visit(plan, data, path, errors);
+  path.pop();
+}
+
+function isAnyType(data: unknown, types: readonly string[]): boolean {
+  for (const type of types) if (isType(data, type)) return true;
+  return false;
+}
+
+function isType(data: unknown, type: string): boolean {
+  switch (type) {
+    case "object": return data !== null && typeof data === "object" && !Array.isArray(data);
+    case "array": return Array.isArray(data);
+    case "null": return data === null;
+    case "integer": return typeof data === "number" && Number.isInteger(data);
+    case "number": return typeof data === "number" && Number.isFinite(data);
+    default: return typeof data === type;
+  }
+}
+
+/** A fresh copy of a default, so that no two configurations share (and change) one object. */
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
+  }
+  return value;
+}
