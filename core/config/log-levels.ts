@@ -13,7 +13,9 @@ export function lowerCaseLevels(data: Record<string, unknown>): void {
     }
   }
   for (const entry of arrayAt(data, "modules")) if (isRecord(entry)) lowerKey(entry, "log_level");
-  for (const entry of arrayAt(data, "log")) if (isRecord(entry)) lowerKey(entry, "level");
+  for (const list of ["log", "global_log_configuration"]) {
+    for (const entry of arrayAt(data, list)) if (isRecord(entry)) lowerKey(entry, "level");
+  }
 }
 
 function arrayAt(data: Record<string, unknown>, key: string): unknown[] {

@@ -14,11 +14,12 @@ import { jsonSyntaxProblem } from "./json-syntax.js";
 import { nestingProblemInData, nestingProblemInText, sizeProblem, type LimitProblem } from "./config-limits.js";
 import { originalIndex, runSchemaPass, type Origins } from "./schema-pass.js";
 import { lowerCaseLevels } from "./log-levels.js";
+import { screenViamKeys } from "./viam-keys.js";
 import { buildResources, type NameOwners } from "./resources.js";
 import { buildModules } from "./modules.js";
 import { buildProcesses } from "./processes.js";
 import { buildAgent } from "./agent-config.js";
-import { buildCloud, buildLogRules, buildNetwork } from "./sections.js";
+import { buildCloud, buildGlobalLog, buildLogRules, buildNetwork } from "./sections.js";
 import { buildAuth } from "./auth-section.js";
 
 /** One parse of a configuration, with the text it was read from and the document as written. */
@@ -61,6 +62,7 @@ function parseRead(read: Read): ParsedMachineConfig {
   const data = read.data;
   lowerCaseLevels(data);
   const issues = createIssueList();
+  screenViamKeys(data, issues);
   const schema = runSchemaPass(data, issues);
   let config = schema.conforms ? buildMachineConfig(data as unknown as ValidatedConfig, schema.origins, issues) : null;
   if (!config) issues.error([], "cannot be repaired into a usable configuration");
@@ -68,6 +70,10 @@ function parseRead(read: Read): ParsedMachineConfig {
   const weakened = config ? weakenedProtection(issues) : undefined;
   if (weakened) {
     issues.error([], `is refused whole: its ${weakened.section} must be usable exactly as written (see the ${weakened.errors} errors)`);
+    config = null;
+  }
+  if (config?.disable_partial_start && (issues.hasErrorUnder("components") || issues.hasErrorUnder("services"))) {
+    issues.error([], "is refused whole: disable_partial_start asks that every component and service be usable (see the errors under components and services)");
     config = null;
   }
   return { config, issues: issues.inDocumentOrder(read.document) };
@@ -90,8 +96,10 @@ function buildMachineConfig(data: ValidatedConfig, origins: Origins, issues: Iss
     modules: buildModules(data.modules, indexIn("modules"), issues),
     processes: buildProcesses(data.processes, indexIn("processes"), issues),
     log: buildLogRules(data.log, indexIn("log"), issues),
+    global_log_configuration: buildGlobalLog(data.global_log_configuration),
     debug: data.debug,
     disable_log_deduplication: data.disable_log_deduplication,
+    disable_partial_start: data.disable_partial_start,
     network: buildNetwork(data.network, issues),
     auth: buildAuth(data.auth, indexIn("auth.handlers"), issues),
     agent: buildAgent(data.agent, issues),

@@ -1,8 +1,8 @@
-// Checks the data against the schema and repairs what it reports, until the data conforms to the
-// schema: an unknown key is removed (a warning; an error in `auth`); a bad value inside an entry (a component,
-// service, module, process, log rule, auth handler, additional network, the maintenance window or the
-// cloud credentials) leaves that entry out; any other bad value is removed so that the next run
-// fills in its default. Every problem becomes one issue, with its path in the original document.
+// Checks the data against the schema and repairs what it reports, until the data conforms to
+// the schema: an unknown key is removed (a warning; an error in `auth`); a bad value inside an
+// entry (a component, service, module, process, log rule, global log entry, auth handler,
+// additional network, the maintenance window or the cloud credentials) leaves that entry out;
+// any other bad value is removed so that the next run fills in its default. Every problem becomes one issue, with its path in the original document.
 import { configSchema } from "./config-schema.js";
 import { checkSchema } from "./schema-check.js";
 import { formatPath, isRecord, valueAt, type DataPath, type Segment } from "./data-path.js";
@@ -16,6 +16,7 @@ const entries: ReadonlyArray<readonly string[]> = [
   ["modules", "#"],
   ["processes", "#"],
   ["log", "#"],
+  ["global_log_configuration", "#"],
   ["auth", "handlers", "#"],
   ["agent", "additional_networks", "*"],
   ["maintenance"],

@@ -1,7 +1,9 @@
-// The smaller sections beyond what the schema checks: log rule patterns, the listening address
-// and TLS files, and the cloud refresh interval (the auth section has a file of its own).
-import type { CloudConfig, LogRule, NetworkConfig } from "./types.js";
-import type { ValidatedCloud } from "./validated.js";
+// The smaller sections beyond what the schema checks: log rule patterns, global log levels, the
+// listening address, TLS files and session window, and the cloud refresh interval (the auth
+// section has a file of its own).
+import type { CloudConfig, GlobalLogEntry, LogRule, NetworkConfig } from "./types.js";
+import type { ValidatedCloud, ValidatedConfig } from "./validated.js";
+import { expandModelName } from "./resources.js";
 import type { IssueList } from "./issue-list.js";
 import { logPatternProblem } from "./log-pattern.js";
 import { parseDuration } from "./duration.js";
@@ -14,9 +16,17 @@ export function buildLogRules(rules: LogRule[], originalIndex: (index: number) =
   });
 }
 
-const defaultBindAddress = "localhost:8080";
+/** `global_log_configuration` with its models written in full, as resources carry theirs. */
+export function buildGlobalLog(entries: GlobalLogEntry[]): GlobalLogEntry[] {
+  return entries.map((entry) => (entry.model === undefined ? entry : { ...entry, model: expandModelName(entry.model) }));
+}
 
-export function buildNetwork(network: NetworkConfig, issues: IssueList): NetworkConfig {
+const defaultBindAddress = "localhost:8080";
+// Viam's bounds of the session heartbeat window, and its default.
+const heartbeatWindow = { minMs: 30, maxMs: 60_000, default: "2s", defaultMs: 2000 };
+
+export function buildNetwork(validated: ValidatedConfig["network"], issues: IssueList): NetworkConfig {
+  const network: NetworkConfig = { ...validated, sessions: sessionsOf(validated.sessions.heartbeat_window, issues) };
   const port = Number(network.bind_address.slice(network.bind_address.lastIndexOf(":") + 1));
   if (port > 65535) {
     issues.error(["network", "bind_address"], `must have a port from 0 to 65535 (found ${port})`);
@@ -31,6 +41,13 @@ export function buildNetwork(network: NetworkConfig, issues: IssueList): Network
     network.tls_key_file = "";
   }
   return network;
+}
+
+function sessionsOf(text: string, issues: IssueList): NetworkConfig["sessions"] {
+  const ms = parseDuration(text);
+  if (ms !== undefined && ms >= heartbeatWindow.minMs && ms <= heartbeatWindow.maxMs) return { heartbeat_window: text, heartbeat_window_ms: ms };
+  issues.error(["network", "sessions", "heartbeat_window"], `must be a duration from "30ms" to "1m", such as "2s" (found ${JSON.stringify(text)})`);
+  return { heartbeat_window: heartbeatWindow.default, heartbeat_window_ms: heartbeatWindow.defaultMs };
 }
 
 const minimumRefreshMs = 1000;

@@ -8,6 +8,14 @@ export interface LogRule {
   level: LogLevel;
 }
 
+/** A `global_log_configuration` entry: the level of every resource of an API (and model). */
+export interface GlobalLogEntry {
+  api: string;
+  /** A full model triplet; absent for every model of the API. */
+  model?: string;
+  level: LogLevel;
+}
+
 /** A component or service entry. `api` and `model` are always full triplets here. */
 export interface ResourceConfig {
   name: string;
@@ -93,6 +101,8 @@ export interface NetworkConfig {
   cors_origins: string[];
   /** Largest message the API port takes or sends, in bytes (32 MiB); read once at start. */
   max_message_bytes: number;
+  /** Client sessions: a session ends when no heartbeat comes within the window ("2s"). */
+  sessions: { heartbeat_window: string; heartbeat_window_ms: number };
 }
 
 export interface AuthHandlerConfig {
@@ -206,8 +216,11 @@ export interface MachineConfig {
   /** Absent when no maintenance window is configured. */
   maintenance?: MaintenanceConfig;
   log: LogRule[];
+  global_log_configuration: GlobalLogEntry[];
   debug: boolean;
   disable_log_deduplication: boolean;
+  /** Start only when every component and service entry is usable; otherwise the configuration is refused whole. */
+  disable_partial_start: boolean;
   network: NetworkConfig;
   auth: AuthConfig;
   /** Absent when the machine has no cloud credentials. */

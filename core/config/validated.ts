@@ -4,6 +4,7 @@ import type {
   AdditionalNetwork,
   AdvancedSettings,
   LogLevel,
+  GlobalLogEntry,
   LogRule,
   MaintenanceConfig,
   ModuleConfig,
@@ -59,7 +60,9 @@ export interface ValidatedConfig {
   log: LogRule[];
   debug: boolean;
   disable_log_deduplication: boolean;
-  network: NetworkConfig;
+  global_log_configuration: GlobalLogEntry[];
+  disable_partial_start: boolean;
+  network: Omit<NetworkConfig, "sessions"> & { sessions: { heartbeat_window: string } };
   auth: ValidatedAuth;
   cloud?: ValidatedCloud;
   agent: ValidatedAgent;

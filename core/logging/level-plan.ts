@@ -2,7 +2,9 @@
 // answers "which level does this logger get" and "which level does this module run at".
 //
 // Precedence, strongest first: debug mode (the -debug flag or `"debug": true`); a resource's
-// `log_configuration.level` or a module's `log_level`; the last matching `log` rule; "info".
+// `log_configuration.level` or a module's `log_level`; the last matching `log` rule (rules name
+// loggers, so one can single out a resource); the resource's `global_log_configuration` entry
+// (one naming its model before one naming only its API; the last of equals); "info".
 import type { ConfigIssue } from "../config/index.js";
 import { DEFAULT_LOG_LEVEL, levelProblem, parseLogLevel, type LogLevel } from "./levels.js";
 import { resourceLoggerName, moduleLoggerName } from "./logger-names.js";
@@ -16,14 +18,16 @@ export interface LoggingSettings {
   debug?: boolean;
   /** `disable_log_deduplication`. */
   disableDeduplication?: boolean;
-  /** Components and services; only `api`, `name` and `log_configuration` are read. */
-  resources?: ReadonlyArray<{ api: string; name: string; log_configuration?: { level: string } }>;
+  /** Components and services; only `api`, `name`, `model` and `log_configuration` are read. */
+  resources?: ReadonlyArray<{ api: string; name: string; model?: string; log_configuration?: { level: string } }>;
+  /** `global_log_configuration`: levels for every resource of an API, or of one model of it. */
+  globalLevels?: ReadonlyArray<{ api: string; model?: string; level: string }>;
   /** Module entries; only `name` and `log_level` ("" for none) are read. */
   modules?: ReadonlyArray<{ name: string; log_level?: string }>;
 }
 
 /** Where a logger's level came from; a resource's own level is handed down to its sub-loggers. */
-export type LevelSource = "debug" | "own" | "rule" | "default";
+export type LevelSource = "debug" | "own" | "rule" | "kind" | "default";
 
 export interface LevelChoice {
   level: LogLevel;
@@ -70,6 +74,7 @@ export function compileLevelPlan(settings: LoggingSettings, forceDebug = false):
     if (level === undefined) issues.push(issue(`${resource.api}/${resource.name}.log_configuration.level`, levelProblem(text)));
     else own.set(loggerName, level);
   }
+  const kind = kindLevels(settings, issues, own);
   const moduleOwn = new Map<string, LogLevel>();
   (settings.modules ?? []).forEach((module, i) => {
     const text = module.log_level;
@@ -98,6 +103,9 @@ export function compileLevelPlan(settings: LoggingSettings, forceDebug = false):
       if (parent?.source === "own") return parent;
       const rule = lastMatchingRule(name);
       if (rule !== undefined) return { level: rule.level, source: "rule" };
+      const kindLevel = kind.get(name);
+      if (kindLevel !== undefined) return { level: kindLevel, source: "kind" };
+      if (parent?.source === "kind") return parent;
       return { level: DEFAULT_LOG_LEVEL, source: "default" };
     },
     moduleLevel(moduleName) {
@@ -109,6 +117,30 @@ export function compileLevelPlan(settings: LoggingSettings, forceDebug = false):
       return DEFAULT_LOG_LEVEL;
     },
   };
+}
+
+// The level `global_log_configuration` gives each resource without a level of its own, by logger name.
+function kindLevels(settings: LoggingSettings, issues: ConfigIssue[], own: ReadonlyMap<string, LogLevel>): Map<string, LogLevel> {
+  const entries: Array<{ api: string; model?: string; level: LogLevel }> = [];
+  (settings.globalLevels ?? []).forEach((entry, i) => {
+    const level = parseLogLevel(entry.level);
+    if (level === undefined) issues.push(issue(`global_log_configuration[${i}].level`, levelProblem(entry.level)));
+    else entries.push({ api: entry.api, model: entry.model, level });
+  });
+  const levels = new Map<string, LogLevel>();
+  if (entries.length === 0) return levels;
+  for (const resource of settings.resources ?? []) {
+    const loggerName = resourceLoggerName(resource.api, resource.name);
+    if (own.has(loggerName)) continue;
+    let chosen: { model?: string; level: LogLevel } | undefined;
+    for (const entry of entries) {
+      if (entry.api !== resource.api || (entry.model !== undefined && entry.model !== resource.model)) continue;
+      // One naming the model outranks one naming the API only, whatever their order.
+      if (chosen === undefined || entry.model !== undefined || chosen.model === undefined) chosen = entry;
+    }
+    if (chosen !== undefined) levels.set(loggerName, chosen.level);
+  }
+  return levels;
 }
 
 function issue(path: string, message: string): ConfigIssue {

@@ -8,6 +8,7 @@ export function loggingSettingsOf(config: MachineConfig): LoggingSettings {
     debug: config.debug,
     disableDeduplication: config.disable_log_deduplication,
     resources: [...config.components, ...config.services],
+    globalLevels: config.global_log_configuration,
     modules: config.modules,
   };
 }

@@ -31,8 +31,8 @@ export interface RobotAssemblyOptions {
   /** Asks for an orderly stop; must return at once so the answer still reaches the caller. */
   requestShutdown: () => void;
   moduleStatuses?: () => ResourceStatus[];
-  /** A session's heartbeat window. Default 2 s. */
-  heartbeatWindowMs?: number;
+  /** A session's heartbeat window, or where to read it. Default 2 s. */
+  heartbeatWindowMs?: number | (() => number | undefined);
   logger?: LoggerLike;
 }
 

@@ -24,8 +24,11 @@ export interface SessionsOptions {
   clock: Clock;
   /** Makes a session id (a UUID, see `uuidFrom`). */
   newId: () => string;
-  /** How long a session lives without a heartbeat. Default 2 s. */
-  heartbeatWindowMs?: number;
+  /**
+   * How long a session lives without a heartbeat, or where to read it (the configuration's
+   * `network.sessions.heartbeat_window`, so an edit applies to the next heartbeat). Default 2 s.
+   */
+  heartbeatWindowMs?: number | (() => number | undefined);
   /** Sessions alive at once; one more is refused with RESOURCE_EXHAUSTED. Default 1024. */
   maxSessions?: number;
   logger?: LoggerLike;
@@ -79,7 +82,8 @@ interface Driven {
 
 export function createSessions(options: SessionsOptions): Sessions {
   const { clock, newId } = options;
-  const windowMs = positiveOr(options.heartbeatWindowMs, DEFAULT_HEARTBEAT_WINDOW_MS);
+  const window = options.heartbeatWindowMs;
+  const windowMs = () => positiveOr(typeof window === "function" ? window() : window, DEFAULT_HEARTBEAT_WINDOW_MS);
   const maxSessions = positiveOr(options.maxSessions, DEFAULT_MAX_SESSIONS);
   const logger = options.logger ?? silentLogger;
   const sessions = new Map<string, Session>();
@@ -105,10 +109,10 @@ export function createSessions(options: SessionsOptions): Sessions {
   function safetyStop(id: string): void {
     const names = drivenBy(driven, id);
     if (names.length === 0) {
-      logger.debug(`session ${id} ended: no heartbeat for ${windowMs} ms`, { session: id });
+      logger.debug(`session ${id} ended: no heartbeat for ${windowMs()} ms`, { session: id });
       return;
     }
-    logger.warn(`session ${id} ended without a heartbeat for ${windowMs} ms: stopping ${names.join(", ")}`, {
+    logger.warn(`session ${id} ended without a heartbeat for ${windowMs()} ms: stopping ${names.join(", ")}`, {
       session: id,
       resources: names,
     });
@@ -134,13 +138,15 @@ export function createSessions(options: SessionsOptions): Sessions {
   }
 
   return {
-    heartbeatWindowMs: windowMs,
+    get heartbeatWindowMs() {
+      return windowMs();
+    },
     start(resume) {
       if (resume) {
         const existing = sessions.get(resume);
         if (existing && existing.deadline > clock.now()) {
-          existing.deadline = clock.now() + windowMs;
-          return { id: resume, heartbeatWindowMs: windowMs, resumed: true };
+          existing.deadline = clock.now() + windowMs();
+          return { id: resume, heartbeatWindowMs: windowMs(), resumed: true };
         }
       }
       if (sessions.size >= maxSessions) {
@@ -148,13 +154,14 @@ export function createSessions(options: SessionsOptions): Sessions {
       }
       let id = newId();
       while (sessions.has(id)) id = newId();
-      const session: Session = { id, deadline: clock.now() + windowMs, timer: undefined };
+      const ms = windowMs();
+      const session: Session = { id, deadline: clock.now() + ms, timer: undefined };
       sessions.set(id, session);
       arm(session);
-      return { id, heartbeatWindowMs: windowMs, resumed: false };
+      return { id, heartbeatWindowMs: ms, resumed: false };
     },
     heartbeat(id) {
-      live(id).deadline = clock.now() + windowMs;
+      live(id).deadline = clock.now() + windowMs();
     },
     associate(sessionId, name, actuator) {
       if (sessionId === "") {

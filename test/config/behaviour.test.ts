@@ -215,19 +215,19 @@ describe("log levels", () => {
 describe("unknown keys", () => {
   it("are warnings, never silent, and are left out of the configuration", () => {
     const { config, issues } = parse({
-      remotes: [],
-      components: [{ name: "m", type: "motor", model: "fake", frame: {} }],
+      remotes_list: [],
+      components: [{ name: "m", type: "motor", model: "fake", framing: {} }],
       agent: { advanced_settings: { debug: true, verbose: true }, version_control: { "viam-server": "stable" } },
     });
     expect(issues).toEqual([
-      warning("remotes", 'unknown key "remotes" (ignored)'),
-      warning("components[0].frame", 'unknown key "frame" (ignored)'),
+      warning("remotes_list", 'unknown key "remotes_list" (ignored)'),
+      warning("components[0].framing", 'unknown key "framing" (ignored)'),
       warning("agent.advanced_settings.verbose", 'unknown key "verbose" (ignored)'),
       warning("agent.version_control.viam-server", 'unknown key "viam-server" (ignored)'),
     ]);
     expect(config.components).toHaveLength(1);
     expect(config.agent.advanced_settings.debug).toBe(true);
-    expect(Object.keys(config)).not.toContain("remotes");
+    expect(Object.keys(config)).not.toContain("remotes_list");
     expect(config.agent.advanced_settings).not.toHaveProperty("verbose");
   });
 

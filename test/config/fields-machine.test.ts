@@ -11,7 +11,8 @@ const rows: FieldRow[] = [
   // top level
   bool("debug"),
   bool("disable_log_deduplication"),
-  ...["components", "services", "modules", "processes", "log"].map(
+  bool("disable_partial_start"),
+  ...["components", "services", "modules", "processes", "log", "global_log_configuration"].map(
     (path): FieldRow => ({ path, absent: [], valid: [[]], invalid: [[{}, "must be an array (found an object)"]] }),
   ),
   {
@@ -39,10 +40,22 @@ const rows: FieldRow[] = [
     ],
   },
   {
+    path: "network.sessions.heartbeat_window",
+    absent: "2s",
+    valid: ["30ms", "500ms", "1m"],
+    invalid: [
+      ["5ms", 'must be a duration from "30ms" to "1m", such as "2s" (found "5ms")'],
+      ["2m", 'must be a duration from "30ms" to "1m", such as "2s" (found "2m")'],
+      ["2", 'must be a duration from "30ms" to "1m", such as "2s" (found "2")'],
+      [2, 'must be a duration from "30ms" to "1m", such as "2s" (found 2)'],
+    ],
+  },
+  {
     path: "network",
     absent: {
       bind_address: "localhost:8080", no_tls: false, tls_cert_file: "", tls_key_file: "",
       fqdn: "", local_fqdn: "", allowed_hosts: [], cors_origins: [], max_message_bytes: 33554432,
+      sessions: { heartbeat_window: "2s", heartbeat_window_ms: 2000 },
     },
     valid: [],
     invalid: [["localhost", 'must be an object (found "localhost")']],

@@ -76,3 +76,15 @@ describe("a session that stops sending heartbeats", () => {
     }
   });
 });
+
+describe("network.sessions.heartbeat_window", () => {
+  it("is the window sessions are given, and an edit of it applies to the next session", async () => {
+    const windowOf = (s: { heartbeatWindow?: { seconds: bigint; nanos: number } }) =>
+      Number(s.heartbeatWindow!.seconds) * 1000 + s.heartbeatWindow!.nanos / 1e6;
+    expect(windowOf(await driver.call(RobotService.method.startSession, {}))).toBe(2000);
+    server.writeConfig({ ...config, network: { sessions: { heartbeat_window: "750ms" } } });
+    await eventually(async () => windowOf(await driver.call(RobotService.method.startSession, {})) === 750, "the new window");
+    server.writeConfig(config);
+    await eventually(async () => windowOf(await driver.call(RobotService.method.startSession, {})) === 2000, "the default again");
+  });
+});

@@ -30,6 +30,24 @@ describe("log rules", () => {
     expect(out.entries.map((e) => e.message)).toEqual(["left at debug", "right error"]);
   });
 
+  it("come before global_log_configuration, whose entry naming a model outranks one naming only the API", () => {
+    const out = runLogScenario(s.globalLevels);
+    expect(out.levels).toEqual([
+      {
+        [motorLeft]: "debug",
+        [motorRight]: "error",
+        "rdk.resource_manager.rdk:component:motor/pwm": "warn",
+        "rdk.resource_manager.rdk:component:motor/own": "error",
+        [`${motorLeft} > encoder`]: "debug",
+        [boardB1]: "info",
+      },
+    ]);
+    expect(out.entries.map((e) => e.message)).toEqual(["left at debug from its kind"]);
+    expect(out.issues).toEqual([
+      [{ path: "global_log_configuration[2].level", message: 'must be one of "debug", "info", "warn", "error" (found "Verbose")', severity: "error" }],
+    ]);
+  });
+
   it("give way to debug mode, which also puts every module at debug", () => {
     const out = runLogScenario(s.debugBeatsEverything);
     expect(out.levels).toEqual([

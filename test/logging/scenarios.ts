@@ -33,6 +33,36 @@ export const ruleScenarios = {
       { log: motorRight, level: "error", message: "right error" },
     ],
   },
+  globalLevels: {
+    settings: {
+      rules: [{ pattern: "rdk.resource_manager.rdk:component:motor/right", level: "error" }],
+      globalLevels: [
+        { api: "rdk:component:motor", model: "rdk:builtin:gpio", level: "warn" },
+        { api: "rdk:component:motor", level: "debug" },
+        { api: "rdk:component:board", level: "Verbose" },
+      ],
+      resources: [
+        { api: "rdk:component:motor", name: "left", model: "rdk:builtin:fake" },
+        { api: "rdk:component:motor", name: "right", model: "rdk:builtin:fake" },
+        { api: "rdk:component:motor", name: "pwm", model: "rdk:builtin:gpio" },
+        { api: "rdk:component:motor", name: "own", model: "rdk:builtin:gpio", log_configuration: { level: "error" } },
+        { api: "rdk:component:board", name: "b1", model: "rdk:builtin:fake" },
+      ],
+    },
+    steps: [
+      {
+        levels: [
+          motorLeft,
+          motorRight,
+          "rdk.resource_manager.rdk:component:motor/pwm",
+          "rdk.resource_manager.rdk:component:motor/own",
+          `${motorLeft} > encoder`,
+          boardB1,
+        ],
+      },
+      { log: motorLeft, level: "debug", message: "left at debug from its kind" },
+    ],
+  },
   debugBeatsEverything: {
     settings: {
       debug: true,

@@ -88,6 +88,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     engine: machine.engine,
     version: options.version,
     cloud: () => machine.current()?.config.cloud,
+    heartbeatWindowMs: () => machine.current()?.config.network.sessions.heartbeat_window_ms,
     requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
     moduleStatuses: () => machine.moduleStatuses(),
     logger: logEngine.logger("svc.sessions"),

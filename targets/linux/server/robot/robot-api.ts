@@ -29,8 +29,8 @@ export interface RobotApiOptions {
   cloud: () => CloudConfig | undefined;
   /** Starts a graceful shutdown; called after the Shutdown answer is on its way. */
   requestShutdown: () => void;
-  /** A session's heartbeat window. Default 2 s. */
-  heartbeatWindowMs?: number;
+  /** A session's heartbeat window, or where to read it. Default 2 s. */
+  heartbeatWindowMs?: number | (() => number | undefined);
   moduleStatuses?: () => ResourceStatus[];
   logger?: LoggerLike;
   /** The wall clock by default. */
