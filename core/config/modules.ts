@@ -1,6 +1,7 @@
 // Module entries: unique names, and what each kind needs to start: a local module its
 // executable, a registry module its id. A broken entry is left out with its issue.
 import type { ModuleConfig } from "./types.js";
+import type { ValidatedConfig } from "./validated.js";
 import type { IssueList } from "./issue-list.js";
 import type { Segment } from "./data-path.js";
 import { parseDuration } from "./duration.js";
@@ -9,7 +10,7 @@ import { parseDuration } from "./duration.js";
 const defaultRegistryVersion = "latest";
 
 export function buildModules(
-  entries: Omit<ModuleConfig, "startup_timeout_ms">[],
+  entries: ValidatedConfig["modules"],
   originalIndex: (index: number) => number,
   issues: IssueList,
 ): ModuleConfig[] {
@@ -35,6 +36,13 @@ export function buildModules(
       issues.error([...path, "startup_timeout"], `must be a duration of at least "1s", such as "30s" or "5m" (found ${JSON.stringify(entry.startup_timeout)})`);
       return;
     }
+    // Viam writes it as a duration, or as Go's nanoseconds.
+    const firstRun = entry.first_run_timeout as string | number;
+    const firstRunMs = typeof firstRun === "number" ? firstRun / 1e6 : parseDuration(firstRun);
+    if (firstRunMs === undefined || firstRunMs < 1000) {
+      issues.error([...path, "first_run_timeout"], `must be a duration of at least "1s", such as "10m" or "1h" (found ${JSON.stringify(entry.first_run_timeout)})`);
+      return;
+    }
     owners.set(entry.name, `modules[${path[1]}]`);
     built.push({
       type: entry.type,
@@ -46,6 +54,8 @@ export function buildModules(
       version: entry.version === "" && entry.type === "registry" ? defaultRegistryVersion : entry.version,
       startup_timeout: entry.startup_timeout,
       startup_timeout_ms: startupMs,
+      first_run_timeout: typeof firstRun === "number" ? `${firstRunMs / 1000}s` : firstRun,
+      first_run_timeout_ms: firstRunMs,
     });
   });
   return built;

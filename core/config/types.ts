@@ -43,6 +43,9 @@ export interface ModuleConfig {
   startup_timeout: string;
   /** `startup_timeout` in milliseconds. */
   startup_timeout_ms: number;
+  /** How long a registry package's first-run script may take ("1h"). */
+  first_run_timeout: string;
+  first_run_timeout_ms: number;
 }
 
 /** The signals a process may be stopped with. */

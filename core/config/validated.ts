@@ -54,7 +54,7 @@ export interface ValidatedAuth {
 export interface ValidatedConfig {
   components: ValidatedResource[];
   services: ValidatedResource[];
-  modules: Omit<ModuleConfig, "startup_timeout_ms">[];
+  modules: Omit<ModuleConfig, "startup_timeout_ms" | "first_run_timeout_ms">[];
   processes: ValidatedProcess[];
   maintenance?: MaintenanceConfig;
   log: LogRule[];

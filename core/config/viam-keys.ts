@@ -28,10 +28,7 @@ const topLevel: readonly Unserved[] = [
 ];
 const inNetwork: readonly Unserved[] = [{ key: "traffic_tunnel_endpoints", why: "svc-server tunnels no traffic" }];
 const inResources: readonly Unserved[] = [{ key: "service_configs", why: "svc-server captures no data" }];
-const inModules: readonly Unserved[] = [
-  { key: "first_run_timeout", why: "svc-server runs no first-run scripts", idle: (v) => v === "" || v === 0 },
-  { key: "status" },
-];
+const inModules: readonly Unserved[] = [{ key: "status" }];
 
 /** Takes Viam's keys svc-server does not act on out of `data`, with a warning for each that asks for something. */
 export function screenViamKeys(data: Record<string, unknown>, issues: IssueList): void {

@@ -188,7 +188,7 @@ describe("modules", () => {
     });
     expect(issues).toEqual([error("modules[1].name", '"m" is already used by modules[0]')]);
     expect(config.modules).toEqual([
-      { type: "local", name: "m", executable_path: "/a", log_level: "", env: {}, module_id: "", version: "", startup_timeout: "5m", startup_timeout_ms: 300000 },
+      { type: "local", name: "m", executable_path: "/a", log_level: "", env: {}, module_id: "", version: "", startup_timeout: "5m", startup_timeout_ms: 300000, first_run_timeout: "1h", first_run_timeout_ms: 3600000 },
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parseMachineConfig } from "../../core/index.js";
 import { error, parse, warning } from "./helpers.js";
 
-describe("Viam's keys svc-server does not act on", () => {
+describe("Viam's keys", () => {
   it("are named per entry with the reason, and left out of the configuration", () => {
     const { config, issues } = parse({
       packages: [{ name: "detector", package: "org/detector", type: "ml_model", version: "latest" }],
@@ -26,12 +26,16 @@ describe("Viam's keys svc-server does not act on", () => {
       warning("enable_web_profile", "is not acted on: svc-server serves its profile with its -webprofile flag"),
       warning("network.traffic_tunnel_endpoints[0]", "is not acted on: svc-server tunnels no traffic"),
       warning("components[0].service_configs[0]", '"data_manager" is not acted on: svc-server captures no data'),
-      warning("modules[0].first_run_timeout", "is not acted on: svc-server runs no first-run scripts"),
     ]);
     expect(config.components).toHaveLength(1);
     expect(config.components[0]).not.toHaveProperty("service_configs");
     expect(config.modules).toHaveLength(1);
     expect(Object.keys(config)).not.toContain("packages");
+  });
+
+  it("take a module's first_run_timeout as a duration or as Go's nanoseconds", () => {
+    const { config } = parse({ modules: [{ name: "a", executable_path: "/a", first_run_timeout: "10m" }, { name: "b", executable_path: "/b", first_run_timeout: 90e9 }] });
+    expect(config.modules.map((m) => [m.first_run_timeout, m.first_run_timeout_ms])).toEqual([["10m", 600_000], ["90s", 90_000]]);
   });
 
   it("say nothing when they ask for nothing: a revision, tracing off, empty lists", () => {

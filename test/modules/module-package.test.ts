@@ -21,6 +21,8 @@ const module = (version: string): ModuleConfig => ({
   version,
   startup_timeout: "5m",
   startup_timeout_ms: 300_000,
+  first_run_timeout: "1h",
+  first_run_timeout_ms: 3_600_000,
 });
 
 describe("registry modules", () => {
@@ -37,6 +39,9 @@ describe("registry modules", () => {
     mkdirSync(join(pkg, "bin"), { recursive: true });
     writeFileSync(join(pkg, "bin/run"), "#!/bin/sh\necho counter\n");
     chmodSync(join(pkg, "bin/run"), 0o755);
+    // A first-run script that counts its runs in the package's folder, and fails while told to.
+    writeFileSync(join(pkg, "bin/setup"), '#!/bin/sh\necho ran >> runs\nif [ -n "$SETUP_FAILS" ]; then echo "no compiler here" >&2; exit 3; fi\nif [ -n "$SETUP_HANGS" ]; then exec sleep 60; fi\n');
+    chmodSync(join(pkg, "bin/setup"), 0o755);
     mkdirSync(join(registry, "acme/counter"), { recursive: true });
     execFileSync("tar", ["-czf", join(registry, "acme/counter/counter-1.2.0.tar.gz"), "-C", pkg, "bin"]);
     sha = createHash("sha256").update(readFileSync(join(registry, "acme/counter/counter-1.2.0.tar.gz"))).digest("hex");
@@ -44,8 +49,8 @@ describe("registry modules", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function writeManifest(name: string, sha256: string) {
-    const manifest = { version: "1.2.0", platforms: { [hostPlatform()]: { url: "counter-1.2.0.tar.gz", sha256, entrypoint: "bin/run" } } };
+  function writeManifest(name: string, sha256: string, extra: Record<string, string> = {}) {
+    const manifest = { version: "1.2.0", platforms: { [hostPlatform()]: { url: "counter-1.2.0.tar.gz", sha256, entrypoint: "bin/run", ...extra } } };
     writeFileSync(join(registry, `acme/counter/${name}.json`), JSON.stringify(manifest));
   }
   const options = () => ({ registryUrl: pathToFileURL(registry).href, cacheDir });
@@ -78,5 +83,40 @@ describe("registry modules", () => {
   it("says what is missing when the registry cannot be reached or is not configured", async () => {
     await expect(resolveModulePackage(module("2.0.0"), options())).rejects.toThrow(/cannot read the manifest of acme:counter 2.0.0: .*ENOENT/);
     await expect(resolveModulePackage(module("2.0.0"), { cacheDir })).rejects.toThrow(/no module registry is configured \(set SVC_MODULE_REGISTRY\)/);
+  });
+
+  describe("with a first-run script", () => {
+    const runs = () => readFileSync(join(cacheDir, "acme_counter/1.2.0/runs"), "utf8").trim().split("\n").length;
+    const withEnv = (env: Record<string, string>, timeout?: number): ModuleConfig => ({
+      ...module("1.2.0"),
+      env,
+      ...(timeout === undefined ? {} : { first_run_timeout: "1s", first_run_timeout_ms: timeout }),
+    });
+
+    it("runs it once, in the package's folder, before the first start", async () => {
+      writeManifest("1.2.0", sha, { first_run: "bin/setup" });
+      await resolveModulePackage(module("1.2.0"), options());
+      await resolveModulePackage(module("1.2.0"), options());
+      expect(runs()).toBe(1);
+    });
+
+    it("refuses to start while it fails, with its status and output, and tries again next time", async () => {
+      writeManifest("1.2.0", sha, { first_run: "bin/setup" });
+      const failing = resolveModulePackage(withEnv({ SETUP_FAILS: "1" }), options());
+      await expect(failing).rejects.toThrow(/the first-run script bin\/setup of acme:counter exited with status 3: no compiler here; the module starts once it succeeds/);
+      await resolveModulePackage(module("1.2.0"), options());
+      expect(runs()).toBe(2);
+    });
+
+    it("is stopped at first_run_timeout", async () => {
+      writeManifest("1.2.0", sha, { first_run: "bin/setup" });
+      const hanging = resolveModulePackage(withEnv({ SETUP_HANGS: "1" }, 300), options());
+      await expect(hanging).rejects.toThrow(/bin\/setup of acme:counter did not finish within first_run_timeout 1s/);
+    });
+
+    it("must be a path inside the package", async () => {
+      writeManifest("1.2.0", sha, { first_run: "../../etc/evil" });
+      await expect(resolveModulePackage(module("1.2.0"), options())).rejects.toThrow(/"first_run" must be a path inside the package/);
+    });
   });
 });

@@ -3,8 +3,11 @@
 // there. A version already in the cache starts without the network. The registry is a tree of
 // JSON manifests, `<registry>/<namespace>/<name>/<version>.json` ("latest.json" for the newest):
 //   { "version": "1.2.0", "platforms": { "linux/amd64": { "url": "...tar.gz", "sha256": "...",
-//     "entrypoint": "bin/module" } } }
-// where `url` may be relative to the manifest, and http, https and file URLs all work.
+//     "entrypoint": "bin/module", "first_run": "setup.sh" } } }
+// where `url` may be relative to the manifest, and http, https and file URLs all work. A package
+// with a `first_run` script (Viam's meta.json field) has it run once, in the package's folder,
+// before the module first starts, within the module's `first_run_timeout`; until it succeeds the
+// module does not start, and the next start tries it again.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { access, constants, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -16,6 +19,9 @@ import { makeDirectorySync } from "../system/index.js";
 
 const run = promisify(execFile);
 const MARKER = ".svc-package.json";
+const FIRST_RUN_DONE = ".svc-first-run-succeeded";
+// What is kept of a failing first-run script's output for its error.
+const firstRunOutputChars = 2000;
 
 export interface ModulePackageOptions {
   /** Base URL of the module registry; registry modules cannot start without one. */
@@ -36,7 +42,10 @@ interface PlatformArtifact {
   url: string;
   sha256: string;
   entrypoint: string;
+  first_run?: string;
 }
+
+type Marker = Pick<PlatformArtifact, "sha256" | "entrypoint" | "first_run">;
 
 export class ModulePackageError extends Error {
   override name = "ModulePackageError";
@@ -63,15 +72,19 @@ function artifactOf(manifest: unknown, platform: string, where: string): { versi
   if (typeof a.url !== "string" || typeof a.entrypoint !== "string" || typeof a.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(a.sha256)) {
     throw new ModulePackageError(`${where}: the ${platform} package needs "url", "entrypoint" and a hex "sha256"`);
   }
-  if (a.entrypoint.startsWith("/") || a.entrypoint.split("/").includes("..")) {
-    throw new ModulePackageError(`${where}: "entrypoint" must be a path inside the package`);
+  for (const key of ["entrypoint", "first_run"] as const) {
+    const path = a[key];
+    if (key === "first_run" && path === undefined) continue;
+    if (typeof path !== "string" || path === "" || path.startsWith("/") || path.split("/").includes("..")) {
+      throw new ModulePackageError(`${where}: "${key}" must be a path inside the package`);
+    }
   }
   return { version: m.version, artifact: a as PlatformArtifact };
 }
 
-async function cached(folder: string, entrypoint?: string): Promise<{ sha256: string; entrypoint: string } | undefined> {
+async function cached(folder: string, entrypoint?: string): Promise<Marker | undefined> {
   try {
-    const marker = JSON.parse(await readFile(join(folder, MARKER), "utf8")) as { sha256: string; entrypoint: string };
+    const marker = JSON.parse(await readFile(join(folder, MARKER), "utf8")) as Marker;
     if (entrypoint !== undefined && marker.entrypoint !== entrypoint) return undefined;
     await access(join(folder, marker.entrypoint), constants.X_OK);
     return marker;
@@ -80,15 +93,21 @@ async function cached(folder: string, entrypoint?: string): Promise<{ sha256: st
   }
 }
 
-/** Finds, downloads when needed, verifies and unpacks the package of a registry module. */
+/** Finds, downloads when needed, verifies and unpacks the package of a registry module, and runs its first-run script once. */
 export async function resolveModulePackage(module: ModuleConfig, options: ModulePackageOptions): Promise<ModulePackage> {
+  const found = await unpackedPackage(module, options);
+  if (found.firstRun !== undefined) await firstRunOnce(module, found.root, found.firstRun);
+  return { version: found.version, executable: found.executable, root: found.root };
+}
+
+async function unpackedPackage(module: ModuleConfig, options: ModulePackageOptions): Promise<ModulePackage & { firstRun?: string }> {
   const [namespace, name] = module.module_id.split(":");
   const moduleDir = join(options.cacheDir, `${namespace}_${name}`);
   // A pinned version that is already unpacked needs nothing from the network.
   if (module.version !== "latest") {
     const folder = join(moduleDir, module.version);
     const marker = await cached(folder);
-    if (marker) return { version: module.version, executable: join(folder, marker.entrypoint), root: folder };
+    if (marker) return { version: module.version, executable: join(folder, marker.entrypoint), root: folder, firstRun: marker.first_run };
   }
   if (!options.registryUrl) {
     throw new ModulePackageError(`no module registry is configured (set SVC_MODULE_REGISTRY) to download ${module.module_id} ${module.version}`);
@@ -105,7 +124,7 @@ export async function resolveModulePackage(module: ModuleConfig, options: Module
   if (!/^[A-Za-z0-9._+-]+$/.test(version)) throw new ModulePackageError(`${manifestUrl.href}: ${JSON.stringify(version)} is not a usable version`);
   const folder = join(moduleDir, version);
   const marker = await cached(folder, artifact.entrypoint);
-  if (marker?.sha256 === artifact.sha256) return { version, executable: join(folder, artifact.entrypoint), root: folder };
+  if (marker?.sha256 === artifact.sha256) return { version, executable: join(folder, artifact.entrypoint), root: folder, firstRun: marker.first_run };
 
   const packageUrl = new URL(artifact.url, manifestUrl);
   let bytes: Buffer;
@@ -129,7 +148,8 @@ export async function resolveModulePackage(module: ModuleConfig, options: Module
     await access(join(staging, artifact.entrypoint), constants.X_OK).catch(() => {
       throw new ModulePackageError(`${packageUrl.href}: the package has no executable ${artifact.entrypoint}`);
     });
-    await writeFile(join(staging, MARKER), JSON.stringify({ sha256: artifact.sha256, entrypoint: artifact.entrypoint }));
+    const marker: Marker = { sha256: artifact.sha256, entrypoint: artifact.entrypoint, first_run: artifact.first_run };
+    await writeFile(join(staging, MARKER), JSON.stringify(marker));
     await rm(folder, { recursive: true, force: true });
     await rename(staging, folder);
   } catch (thrown) {
@@ -137,5 +157,26 @@ export async function resolveModulePackage(module: ModuleConfig, options: Module
     if (thrown instanceof ModulePackageError) throw thrown;
     throw new ModulePackageError(`cannot unpack ${packageUrl.href}: ${(thrown as Error).message}`);
   }
-  return { version, executable: join(folder, artifact.entrypoint), root: folder };
+  return { version, executable: join(folder, artifact.entrypoint), root: folder, firstRun: artifact.first_run };
+}
+
+// The first-run script, unless it has already succeeded for this unpacked package.
+async function firstRunOnce(module: ModuleConfig, root: string, script: string): Promise<void> {
+  const done = join(root, FIRST_RUN_DONE);
+  if (await access(done).then(() => true, () => false)) return;
+  try {
+    await run(join(root, script), [], {
+      cwd: root,
+      env: { ...process.env, ...module.env },
+      timeout: module.first_run_timeout_ms,
+      killSignal: "SIGKILL",
+      maxBuffer: 1024 * 1024,
+    });
+  } catch (thrown) {
+    const failure = thrown as { killed?: boolean; code?: unknown; stdout?: string; stderr?: string; message: string };
+    const why = failure.killed ? `did not finish within first_run_timeout ${module.first_run_timeout}` : typeof failure.code === "number" ? `exited with status ${failure.code}` : failure.message;
+    const output = `${failure.stdout ?? ""}${failure.stderr ?? ""}`.trim().slice(-firstRunOutputChars);
+    throw new ModulePackageError(`the first-run script ${script} of ${module.module_id} ${why}${output ? `: ${output}` : ""}; the module starts once it succeeds`);
+  }
+  await writeFile(done, "");
 }
