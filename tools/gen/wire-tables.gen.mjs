@@ -36,6 +36,8 @@ const robotService = {
     "SendSessionHeartbeat",
     "GetMachineStatus",
     "GetVersion",
+    "FrameSystemConfig",
+    "TransformPose",
   ],
 };
 const authService = { service: "proto.rpc.v1.AuthService" };

@@ -5,8 +5,8 @@
 // @generated from file common/v1/common.proto (package viam.common.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { MethodOptions, Timestamp, Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
@@ -15,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file common/v1/common.proto.
  */
 export const file_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEg52aWFtLmNvbW1vbi52MSJOCgxSZXNvdXJjZU5hbWUSEQoJbmFtZXNwYWNlGAEgASgJEgwKBHR5cGUYAiABKAkSDwoHc3VidHlwZRgDIAEoCRIMCgRuYW1lGAQgASgJIl0KBFBvc2USCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAESCwoDb194GAQgASgBEgsKA29feRgFIAEoARILCgNvX3oYBiABKAESDQoFdGhldGEYByABKAEiQwoLT3JpZW50YXRpb24SCwoDb194GAEgASgBEgsKA29feRgCIAEoARILCgNvX3oYAyABKAESDQoFdGhldGEYBCABKAEiKgoHVmVjdG9yMxIJCgF4GAEgASgBEgkKAXkYAiABKAESCQoBehgDIAEoASIvCghHZW9Qb2ludBIQCghsYXRpdHVkZRgBIAEoARIRCglsb25naXR1ZGUYAiABKAEiGwoGU3BoZXJlEhEKCXJhZGl1c19tbRgBIAEoASIvCgdDYXBzdWxlEhEKCXJhZGl1c19tbRgBIAEoARIRCglsZW5ndGhfbW0YAiABKAEiPAoQUmVjdGFuZ3VsYXJQcmlzbRIoCgdkaW1zX21tGAEgASgLMhcudmlhbS5jb21tb24udjEuVmVjdG9yMyIqCgRNZXNoEhQKDGNvbnRlbnRfdHlwZRgBIAEoCRIMCgRtZXNoGAIgASgMIiEKClBvaW50Q2xvdWQSEwoLcG9pbnRfY2xvdWQYASABKAwirwIKCEdlb21ldHJ5EiQKBmNlbnRlchgBIAEoCzIULnZpYW0uY29tbW9uLnYxLlBvc2USKAoGc3BoZXJlGAIgASgLMhYudmlhbS5jb21tb24udjEuU3BoZXJlSAASLwoDYm94GAMgASgLMiAudmlhbS5jb21tb24udjEuUmVjdGFuZ3VsYXJQcmlzbUgAEioKB2NhcHN1bGUYBSABKAsyFy52aWFtLmNvbW1vbi52MS5DYXBzdWxlSAASJAoEbWVzaBgGIAEoCzIULnZpYW0uY29tbW9uLnYxLk1lc2hIABIwCgpwb2ludGNsb3VkGAcgASgLMhoudmlhbS5jb21tb24udjEuUG9pbnRDbG91ZEgAEg0KBWxhYmVsGAQgASgJQg8KDWdlb21ldHJ5X3R5cGUiSgoQRG9Db21tYW5kUmVxdWVzdBIMCgRuYW1lGAEgASgJEigKB2NvbW1hbmQYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjwKEURvQ29tbWFuZFJlc3BvbnNlEicKBnJlc3VsdBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiSgoSR2V0UmVhZGluZ3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSJgoFZXh0cmEYYyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IqMBChNHZXRSZWFkaW5nc1Jlc3BvbnNlEkMKCHJlYWRpbmdzGAEgAygLMjEudmlhbS5jb21tb24udjEuR2V0UmVhZGluZ3NSZXNwb25zZS5SZWFkaW5nc0VudHJ5GkcKDVJlYWRpbmdzRW50cnkSCwoDa2V5GAEgASgJEiUKBXZhbHVlGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlOgI4ASJMChRHZXRHZW9tZXRyaWVzUmVxdWVzdBIMCgRuYW1lGAEgASgJEiYKBWV4dHJhGGMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJFChVHZXRHZW9tZXRyaWVzUmVzcG9uc2USLAoKZ2VvbWV0cmllcxgBIAMoCzIYLnZpYW0uY29tbW9uLnYxLkdlb21ldHJ5IlgKEFJlc3BvbnNlTWV0YWRhdGESNAoLY2FwdHVyZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDgoMX2NhcHR1cmVkX2F0OmEKGnNhZmV0eV9oZWFydGJlYXRfbW9uaXRvcmVkEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYpJIFIAEoCFIYc2FmZXR5SGVhcnRiZWF0TW9uaXRvcmVkiAEBYgZwcm90bzM", [file_google_protobuf_descriptor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEg52aWFtLmNvbW1vbi52MSJOCgxSZXNvdXJjZU5hbWUSEQoJbmFtZXNwYWNlGAEgASgJEgwKBHR5cGUYAiABKAkSDwoHc3VidHlwZRgDIAEoCRIMCgRuYW1lGAQgASgJIl0KBFBvc2USCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAESCwoDb194GAQgASgBEgsKA29feRgFIAEoARILCgNvX3oYBiABKAESDQoFdGhldGEYByABKAEiSgoLUG9zZUluRnJhbWUSFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEiIKBHBvc2UYAiABKAsyFC52aWFtLmNvbW1vbi52MS5Qb3NlIkMKC09yaWVudGF0aW9uEgsKA29feBgBIAEoARILCgNvX3kYAiABKAESCwoDb196GAMgASgBEg0KBXRoZXRhGAQgASgBIioKB1ZlY3RvcjMSCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAEiLwoIR2VvUG9pbnQSEAoIbGF0aXR1ZGUYASABKAESEQoJbG9uZ2l0dWRlGAIgASgBIhsKBlNwaGVyZRIRCglyYWRpdXNfbW0YASABKAEiLwoHQ2Fwc3VsZRIRCglyYWRpdXNfbW0YASABKAESEQoJbGVuZ3RoX21tGAIgASgBIjwKEFJlY3Rhbmd1bGFyUHJpc20SKAoHZGltc19tbRgBIAEoCzIXLnZpYW0uY29tbW9uLnYxLlZlY3RvcjMiKgoETWVzaBIUCgxjb250ZW50X3R5cGUYASABKAkSDAoEbWVzaBgCIAEoDCIhCgpQb2ludENsb3VkEhMKC3BvaW50X2Nsb3VkGAEgASgMIq8CCghHZW9tZXRyeRIkCgZjZW50ZXIYASABKAsyFC52aWFtLmNvbW1vbi52MS5Qb3NlEigKBnNwaGVyZRgCIAEoCzIWLnZpYW0uY29tbW9uLnYxLlNwaGVyZUgAEi8KA2JveBgDIAEoCzIgLnZpYW0uY29tbW9uLnYxLlJlY3Rhbmd1bGFyUHJpc21IABIqCgdjYXBzdWxlGAUgASgLMhcudmlhbS5jb21tb24udjEuQ2Fwc3VsZUgAEiQKBG1lc2gYBiABKAsyFC52aWFtLmNvbW1vbi52MS5NZXNoSAASMAoKcG9pbnRjbG91ZBgHIAEoCzIaLnZpYW0uY29tbW9uLnYxLlBvaW50Q2xvdWRIABINCgVsYWJlbBgEIAEoCUIPCg1nZW9tZXRyeV90eXBlIvgBCglUcmFuc2Zvcm0SFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEjsKFnBvc2VfaW5fb2JzZXJ2ZXJfZnJhbWUYAiABKAsyGy52aWFtLmNvbW1vbi52MS5Qb3NlSW5GcmFtZRI2Cg9waHlzaWNhbF9vYmplY3QYAyABKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeUgAiAEBEgwKBHV1aWQYBCABKAwSLgoIbWV0YWRhdGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAGIAQFCEgoQX3BoeXNpY2FsX29iamVjdEILCglfbWV0YWRhdGEiWgoRR2VvbWV0cmllc0luRnJhbWUSFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEiwKCmdlb21ldHJpZXMYAiADKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeSJeChBQb2ludENsb3VkT2JqZWN0EhMKC3BvaW50X2Nsb3VkGAEgASgMEjUKCmdlb21ldHJpZXMYAiABKAsyIS52aWFtLmNvbW1vbi52MS5HZW9tZXRyaWVzSW5GcmFtZSJnCgtHZW9HZW9tZXRyeRIqCghsb2NhdGlvbhgBIAEoCzIYLnZpYW0uY29tbW9uLnYxLkdlb1BvaW50EiwKCmdlb21ldHJpZXMYAiADKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeSJKChBEb0NvbW1hbmRSZXF1ZXN0EgwKBG5hbWUYASABKAkSKAoHY29tbWFuZBgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiPAoRRG9Db21tYW5kUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJKChJHZXRSZWFkaW5nc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRImCgVleHRyYRhjIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiowEKE0dldFJlYWRpbmdzUmVzcG9uc2USQwoIcmVhZGluZ3MYASADKAsyMS52aWFtLmNvbW1vbi52MS5HZXRSZWFkaW5nc1Jlc3BvbnNlLlJlYWRpbmdzRW50cnkaRwoNUmVhZGluZ3NFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWU6AjgBIkwKFEdldEdlb21ldHJpZXNSZXF1ZXN0EgwKBG5hbWUYASABKAkSJgoFZXh0cmEYYyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkUKFUdldEdlb21ldHJpZXNSZXNwb25zZRIsCgpnZW9tZXRyaWVzGAEgAygLMhgudmlhbS5jb21tb24udjEuR2VvbWV0cnkiTAoUR2V0S2luZW1hdGljc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRImCgVleHRyYRhjIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QimwIKFUdldEtpbmVtYXRpY3NSZXNwb25zZRI0CgZmb3JtYXQYASABKA4yJC52aWFtLmNvbW1vbi52MS5LaW5lbWF0aWNzRmlsZUZvcm1hdBIXCg9raW5lbWF0aWNzX2RhdGEYAiABKAwSYAoXbWVzaGVzX2J5X3VyZGZfZmlsZXBhdGgYAyADKAsyPy52aWFtLmNvbW1vbi52MS5HZXRLaW5lbWF0aWNzUmVzcG9uc2UuTWVzaGVzQnlVcmRmRmlsZXBhdGhFbnRyeRpRChlNZXNoZXNCeVVyZGZGaWxlcGF0aEVudHJ5EgsKA2tleRgBIAEoCRIjCgV2YWx1ZRgCIAEoCzIULnZpYW0uY29tbW9uLnYxLk1lc2g6AjgBIkoKEkdldDNETW9kZWxzUmVxdWVzdBIMCgRuYW1lGAEgASgJEiYKBWV4dHJhGGMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKbAQoTR2V0M0RNb2RlbHNSZXNwb25zZRI/CgZtb2RlbHMYASADKAsyLy52aWFtLmNvbW1vbi52MS5HZXQzRE1vZGVsc1Jlc3BvbnNlLk1vZGVsc0VudHJ5GkMKC01vZGVsc0VudHJ5EgsKA2tleRgBIAEoCRIjCgV2YWx1ZRgCIAEoCzIULnZpYW0uY29tbW9uLnYxLk1lc2g6AjgBIlgKEFJlc3BvbnNlTWV0YWRhdGESNAoLY2FwdHVyZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDgoMX2NhcHR1cmVkX2F0Kn8KFEtpbmVtYXRpY3NGaWxlRm9ybWF0EiYKIktJTkVNQVRJQ1NfRklMRV9GT1JNQVRfVU5TUEVDSUZJRUQQABIeChpLSU5FTUFUSUNTX0ZJTEVfRk9STUFUX1NWQRABEh8KG0tJTkVNQVRJQ1NfRklMRV9GT1JNQVRfVVJERhACOmEKGnNhZmV0eV9oZWFydGJlYXRfbW9uaXRvcmVkEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYpJIFIAEoCFIYc2FmZXR5SGVhcnRiZWF0TW9uaXRvcmVkiAEBYgZwcm90bzM", [file_google_protobuf_descriptor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * Identifies one resource: "rdk:component:motor/left" is namespace "rdk", type "component",
@@ -103,6 +103,30 @@ export const PoseSchema: GenMessage<Pose> = /*@__PURE__*/
   messageDesc(file_common_v1_common, 1);
 
 /**
+ * A pose and the frame it is given in.
+ *
+ * @generated from message viam.common.v1.PoseInFrame
+ */
+export type PoseInFrame = Message<"viam.common.v1.PoseInFrame"> & {
+  /**
+   * @generated from field: string reference_frame = 1;
+   */
+  referenceFrame: string;
+
+  /**
+   * @generated from field: viam.common.v1.Pose pose = 2;
+   */
+  pose?: Pose | undefined;
+};
+
+/**
+ * Describes the message viam.common.v1.PoseInFrame.
+ * Use `create(PoseInFrameSchema)` to create a new message.
+ */
+export const PoseInFrameSchema: GenMessage<PoseInFrame> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 2);
+
+/**
  * Orientation vector with theta in degrees.
  *
  * @generated from message viam.common.v1.Orientation
@@ -134,7 +158,7 @@ export type Orientation = Message<"viam.common.v1.Orientation"> & {
  * Use `create(OrientationSchema)` to create a new message.
  */
 export const OrientationSchema: GenMessage<Orientation> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 2);
+  messageDesc(file_common_v1_common, 3);
 
 /**
  * @generated from message viam.common.v1.Vector3
@@ -161,7 +185,7 @@ export type Vector3 = Message<"viam.common.v1.Vector3"> & {
  * Use `create(Vector3Schema)` to create a new message.
  */
 export const Vector3Schema: GenMessage<Vector3> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 3);
+  messageDesc(file_common_v1_common, 4);
 
 /**
  * WGS84 coordinate in degrees.
@@ -185,7 +209,7 @@ export type GeoPoint = Message<"viam.common.v1.GeoPoint"> & {
  * Use `create(GeoPointSchema)` to create a new message.
  */
 export const GeoPointSchema: GenMessage<GeoPoint> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 4);
+  messageDesc(file_common_v1_common, 5);
 
 /**
  * @generated from message viam.common.v1.Sphere
@@ -202,7 +226,7 @@ export type Sphere = Message<"viam.common.v1.Sphere"> & {
  * Use `create(SphereSchema)` to create a new message.
  */
 export const SphereSchema: GenMessage<Sphere> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 5);
+  messageDesc(file_common_v1_common, 6);
 
 /**
  * @generated from message viam.common.v1.Capsule
@@ -224,7 +248,7 @@ export type Capsule = Message<"viam.common.v1.Capsule"> & {
  * Use `create(CapsuleSchema)` to create a new message.
  */
 export const CapsuleSchema: GenMessage<Capsule> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 6);
+  messageDesc(file_common_v1_common, 7);
 
 /**
  * @generated from message viam.common.v1.RectangularPrism
@@ -241,7 +265,7 @@ export type RectangularPrism = Message<"viam.common.v1.RectangularPrism"> & {
  * Use `create(RectangularPrismSchema)` to create a new message.
  */
 export const RectangularPrismSchema: GenMessage<RectangularPrism> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 7);
+  messageDesc(file_common_v1_common, 8);
 
 /**
  * @generated from message viam.common.v1.Mesh
@@ -263,7 +287,7 @@ export type Mesh = Message<"viam.common.v1.Mesh"> & {
  * Use `create(MeshSchema)` to create a new message.
  */
 export const MeshSchema: GenMessage<Mesh> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 8);
+  messageDesc(file_common_v1_common, 9);
 
 /**
  * @generated from message viam.common.v1.PointCloud
@@ -280,7 +304,7 @@ export type PointCloud = Message<"viam.common.v1.PointCloud"> & {
  * Use `create(PointCloudSchema)` to create a new message.
  */
 export const PointCloudSchema: GenMessage<PointCloud> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 9);
+  messageDesc(file_common_v1_common, 10);
 
 /**
  * A shape placed at a pose; numbers 2, 3, 5, 6, 7 are the shape, 4 a free label.
@@ -339,7 +363,119 @@ export type Geometry = Message<"viam.common.v1.Geometry"> & {
  * Use `create(GeometrySchema)` to create a new message.
  */
 export const GeometrySchema: GenMessage<Geometry> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 10);
+  messageDesc(file_common_v1_common, 11);
+
+/**
+ * A frame named reference_frame, placed by its pose in another frame (the observer), with the
+ * shape it has, if any.
+ *
+ * @generated from message viam.common.v1.Transform
+ */
+export type Transform = Message<"viam.common.v1.Transform"> & {
+  /**
+   * @generated from field: string reference_frame = 1;
+   */
+  referenceFrame: string;
+
+  /**
+   * @generated from field: viam.common.v1.PoseInFrame pose_in_observer_frame = 2;
+   */
+  poseInObserverFrame?: PoseInFrame | undefined;
+
+  /**
+   * @generated from field: optional viam.common.v1.Geometry physical_object = 3;
+   */
+  physicalObject?: Geometry | undefined;
+
+  /**
+   * @generated from field: bytes uuid = 4;
+   */
+  uuid: Uint8Array;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct metadata = 5;
+   */
+  metadata?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message viam.common.v1.Transform.
+ * Use `create(TransformSchema)` to create a new message.
+ */
+export const TransformSchema: GenMessage<Transform> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 12);
+
+/**
+ * Shapes as seen from one reference frame.
+ *
+ * @generated from message viam.common.v1.GeometriesInFrame
+ */
+export type GeometriesInFrame = Message<"viam.common.v1.GeometriesInFrame"> & {
+  /**
+   * @generated from field: string reference_frame = 1;
+   */
+  referenceFrame: string;
+
+  /**
+   * @generated from field: repeated viam.common.v1.Geometry geometries = 2;
+   */
+  geometries: Geometry[];
+};
+
+/**
+ * Describes the message viam.common.v1.GeometriesInFrame.
+ * Use `create(GeometriesInFrameSchema)` to create a new message.
+ */
+export const GeometriesInFrameSchema: GenMessage<GeometriesInFrame> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 13);
+
+/**
+ * One object found in a point cloud: its points (PCD bytes) and its shapes.
+ *
+ * @generated from message viam.common.v1.PointCloudObject
+ */
+export type PointCloudObject = Message<"viam.common.v1.PointCloudObject"> & {
+  /**
+   * @generated from field: bytes point_cloud = 1;
+   */
+  pointCloud: Uint8Array;
+
+  /**
+   * @generated from field: viam.common.v1.GeometriesInFrame geometries = 2;
+   */
+  geometries?: GeometriesInFrame | undefined;
+};
+
+/**
+ * Describes the message viam.common.v1.PointCloudObject.
+ * Use `create(PointCloudObjectSchema)` to create a new message.
+ */
+export const PointCloudObjectSchema: GenMessage<PointCloudObject> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 14);
+
+/**
+ * Shapes placed at a point on the globe (a navigation service's obstacles).
+ *
+ * @generated from message viam.common.v1.GeoGeometry
+ */
+export type GeoGeometry = Message<"viam.common.v1.GeoGeometry"> & {
+  /**
+   * @generated from field: viam.common.v1.GeoPoint location = 1;
+   */
+  location?: GeoPoint | undefined;
+
+  /**
+   * @generated from field: repeated viam.common.v1.Geometry geometries = 2;
+   */
+  geometries: Geometry[];
+};
+
+/**
+ * Describes the message viam.common.v1.GeoGeometry.
+ * Use `create(GeoGeometrySchema)` to create a new message.
+ */
+export const GeoGeometrySchema: GenMessage<GeoGeometry> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 15);
 
 /**
  * A free-form command for a resource, answered by a free-form result.
@@ -363,7 +499,7 @@ export type DoCommandRequest = Message<"viam.common.v1.DoCommandRequest"> & {
  * Use `create(DoCommandRequestSchema)` to create a new message.
  */
 export const DoCommandRequestSchema: GenMessage<DoCommandRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 11);
+  messageDesc(file_common_v1_common, 16);
 
 /**
  * @generated from message viam.common.v1.DoCommandResponse
@@ -380,7 +516,7 @@ export type DoCommandResponse = Message<"viam.common.v1.DoCommandResponse"> & {
  * Use `create(DoCommandResponseSchema)` to create a new message.
  */
 export const DoCommandResponseSchema: GenMessage<DoCommandResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 12);
+  messageDesc(file_common_v1_common, 17);
 
 /**
  * @generated from message viam.common.v1.GetReadingsRequest
@@ -402,7 +538,7 @@ export type GetReadingsRequest = Message<"viam.common.v1.GetReadingsRequest"> & 
  * Use `create(GetReadingsRequestSchema)` to create a new message.
  */
 export const GetReadingsRequestSchema: GenMessage<GetReadingsRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 13);
+  messageDesc(file_common_v1_common, 18);
 
 /**
  * @generated from message viam.common.v1.GetReadingsResponse
@@ -419,7 +555,7 @@ export type GetReadingsResponse = Message<"viam.common.v1.GetReadingsResponse"> 
  * Use `create(GetReadingsResponseSchema)` to create a new message.
  */
 export const GetReadingsResponseSchema: GenMessage<GetReadingsResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 14);
+  messageDesc(file_common_v1_common, 19);
 
 /**
  * @generated from message viam.common.v1.GetGeometriesRequest
@@ -441,7 +577,7 @@ export type GetGeometriesRequest = Message<"viam.common.v1.GetGeometriesRequest"
  * Use `create(GetGeometriesRequestSchema)` to create a new message.
  */
 export const GetGeometriesRequestSchema: GenMessage<GetGeometriesRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 15);
+  messageDesc(file_common_v1_common, 20);
 
 /**
  * @generated from message viam.common.v1.GetGeometriesResponse
@@ -458,7 +594,103 @@ export type GetGeometriesResponse = Message<"viam.common.v1.GetGeometriesRespons
  * Use `create(GetGeometriesResponseSchema)` to create a new message.
  */
 export const GetGeometriesResponseSchema: GenMessage<GetGeometriesResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 16);
+  messageDesc(file_common_v1_common, 21);
+
+/**
+ * A resource's kinematic chain (an arm's, a gantry's), as a file in one of two formats.
+ *
+ * @generated from message viam.common.v1.GetKinematicsRequest
+ */
+export type GetKinematicsRequest = Message<"viam.common.v1.GetKinematicsRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct extra = 99;
+   */
+  extra?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message viam.common.v1.GetKinematicsRequest.
+ * Use `create(GetKinematicsRequestSchema)` to create a new message.
+ */
+export const GetKinematicsRequestSchema: GenMessage<GetKinematicsRequest> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 22);
+
+/**
+ * @generated from message viam.common.v1.GetKinematicsResponse
+ */
+export type GetKinematicsResponse = Message<"viam.common.v1.GetKinematicsResponse"> & {
+  /**
+   * @generated from field: viam.common.v1.KinematicsFileFormat format = 1;
+   */
+  format: KinematicsFileFormat;
+
+  /**
+   * The file's bytes.
+   *
+   * @generated from field: bytes kinematics_data = 2;
+   */
+  kinematicsData: Uint8Array;
+
+  /**
+   * The meshes a URDF file names, by the path it names them with.
+   *
+   * @generated from field: map<string, viam.common.v1.Mesh> meshes_by_urdf_filepath = 3;
+   */
+  meshesByUrdfFilepath: { [key: string]: Mesh };
+};
+
+/**
+ * Describes the message viam.common.v1.GetKinematicsResponse.
+ * Use `create(GetKinematicsResponseSchema)` to create a new message.
+ */
+export const GetKinematicsResponseSchema: GenMessage<GetKinematicsResponse> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 23);
+
+/**
+ * The 3D models of a resource's parts, by part name.
+ *
+ * @generated from message viam.common.v1.Get3DModelsRequest
+ */
+export type Get3DModelsRequest = Message<"viam.common.v1.Get3DModelsRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct extra = 99;
+   */
+  extra?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message viam.common.v1.Get3DModelsRequest.
+ * Use `create(Get3DModelsRequestSchema)` to create a new message.
+ */
+export const Get3DModelsRequestSchema: GenMessage<Get3DModelsRequest> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 24);
+
+/**
+ * @generated from message viam.common.v1.Get3DModelsResponse
+ */
+export type Get3DModelsResponse = Message<"viam.common.v1.Get3DModelsResponse"> & {
+  /**
+   * @generated from field: map<string, viam.common.v1.Mesh> models = 1;
+   */
+  models: { [key: string]: Mesh };
+};
+
+/**
+ * Describes the message viam.common.v1.Get3DModelsResponse.
+ * Use `create(Get3DModelsResponseSchema)` to create a new message.
+ */
+export const Get3DModelsResponseSchema: GenMessage<Get3DModelsResponse> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 25);
 
 /**
  * When the data in an answer was taken (a camera's images).
@@ -477,7 +709,35 @@ export type ResponseMetadata = Message<"viam.common.v1.ResponseMetadata"> & {
  * Use `create(ResponseMetadataSchema)` to create a new message.
  */
 export const ResponseMetadataSchema: GenMessage<ResponseMetadata> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 17);
+  messageDesc(file_common_v1_common, 26);
+
+/**
+ * SVA: Viam's JSON of links and joints (spatial vector algebra); URDF: ROS's XML.
+ *
+ * @generated from enum viam.common.v1.KinematicsFileFormat
+ */
+export enum KinematicsFileFormat {
+  /**
+   * @generated from enum value: KINEMATICS_FILE_FORMAT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: KINEMATICS_FILE_FORMAT_SVA = 1;
+   */
+  SVA = 1,
+
+  /**
+   * @generated from enum value: KINEMATICS_FILE_FORMAT_URDF = 2;
+   */
+  URDF = 2,
+}
+
+/**
+ * Describes the enum viam.common.v1.KinematicsFileFormat.
+ */
+export const KinematicsFileFormatSchema: GenEnum<KinematicsFileFormat> = /*@__PURE__*/
+  enumDesc(file_common_v1_common, 0);
 
 /**
  * @generated from extension: optional bool safety_heartbeat_monitored = 84260;

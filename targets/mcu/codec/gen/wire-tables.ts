@@ -3,148 +3,155 @@
 import type { WireTables } from "../wire-tables.js";
 
 export const wireTables: WireTables = {
-  names: "viam.robot.v1.GetOperationsRequest viam.robot.v1.GetOperationsResponse viam.robot.v1.ResourceNamesRequest viam.robot.v1.ResourceNamesResponse viam.robot.v1.ResourceRPCSubtypesRequest viam.robot.v1.ResourceRPCSubtypesResponse viam.robot.v1.CancelOperationRequest viam.robot.v1.CancelOperationResponse viam.robot.v1.BlockForOperationRequest viam.robot.v1.BlockForOperationResponse viam.robot.v1.StopAllRequest viam.robot.v1.StopAllResponse viam.robot.v1.StartSessionRequest viam.robot.v1.StartSessionResponse viam.robot.v1.SendSessionHeartbeatRequest viam.robot.v1.SendSessionHeartbeatResponse viam.robot.v1.GetMachineStatusRequest viam.robot.v1.GetMachineStatusResponse viam.robot.v1.GetVersionRequest viam.robot.v1.GetVersionResponse viam.common.v1.GetReadingsRequest viam.common.v1.GetReadingsResponse viam.common.v1.DoCommandRequest viam.common.v1.DoCommandResponse viam.common.v1.GetGeometriesRequest viam.common.v1.GetGeometriesResponse viam.component.board.v1.SetGPIORequest viam.component.board.v1.SetGPIOResponse viam.component.board.v1.GetGPIORequest viam.component.board.v1.GetGPIOResponse viam.component.board.v1.PWMRequest viam.component.board.v1.PWMResponse viam.component.board.v1.SetPWMRequest viam.component.board.v1.SetPWMResponse viam.component.board.v1.PWMFrequencyRequest viam.component.board.v1.PWMFrequencyResponse viam.component.board.v1.SetPWMFrequencyRequest viam.component.board.v1.SetPWMFrequencyResponse viam.component.board.v1.ReadAnalogReaderRequest viam.component.board.v1.ReadAnalogReaderResponse viam.component.board.v1.WriteAnalogRequest viam.component.board.v1.WriteAnalogResponse viam.component.board.v1.GetDigitalInterruptValueRequest viam.component.board.v1.GetDigitalInterruptValueResponse viam.component.board.v1.SetPowerModeRequest viam.component.board.v1.SetPowerModeResponse viam.component.motor.v1.SetPowerRequest viam.component.motor.v1.SetPowerResponse viam.component.motor.v1.GoForRequest viam.component.motor.v1.GoForResponse viam.component.motor.v1.GoToRequest viam.component.motor.v1.GoToResponse viam.component.motor.v1.SetRPMRequest viam.component.motor.v1.SetRPMResponse viam.component.motor.v1.ResetZeroPositionRequest viam.component.motor.v1.ResetZeroPositionResponse viam.component.motor.v1.GetPositionRequest viam.component.motor.v1.GetPositionResponse viam.component.motor.v1.GetPropertiesRequest viam.component.motor.v1.GetPropertiesResponse viam.component.motor.v1.StopRequest viam.component.motor.v1.StopResponse viam.component.motor.v1.IsPoweredRequest viam.component.motor.v1.IsPoweredResponse viam.component.motor.v1.IsMovingRequest viam.component.motor.v1.IsMovingResponse viam.component.servo.v1.MoveRequest viam.component.servo.v1.MoveResponse viam.component.servo.v1.GetPositionRequest viam.component.servo.v1.GetPositionResponse viam.component.servo.v1.StopRequest viam.component.servo.v1.StopResponse viam.component.servo.v1.IsMovingRequest viam.component.servo.v1.IsMovingResponse viam.component.encoder.v1.GetPositionRequest viam.component.encoder.v1.GetPositionResponse viam.component.encoder.v1.ResetPositionRequest viam.component.encoder.v1.ResetPositionResponse viam.component.encoder.v1.GetPropertiesRequest viam.component.encoder.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetLinearVelocityRequest viam.component.movementsensor.v1.GetLinearVelocityResponse viam.component.movementsensor.v1.GetAngularVelocityRequest viam.component.movementsensor.v1.GetAngularVelocityResponse viam.component.movementsensor.v1.GetCompassHeadingRequest viam.component.movementsensor.v1.GetCompassHeadingResponse viam.component.movementsensor.v1.GetOrientationRequest viam.component.movementsensor.v1.GetOrientationResponse viam.component.movementsensor.v1.GetPositionRequest viam.component.movementsensor.v1.GetPositionResponse viam.component.movementsensor.v1.GetPropertiesRequest viam.component.movementsensor.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetAccuracyRequest viam.component.movementsensor.v1.GetAccuracyResponse viam.component.movementsensor.v1.GetLinearAccelerationRequest viam.component.movementsensor.v1.GetLinearAccelerationResponse viam.component.powersensor.v1.GetVoltageRequest viam.component.powersensor.v1.GetVoltageResponse viam.component.powersensor.v1.GetCurrentRequest viam.component.powersensor.v1.GetCurrentResponse viam.component.powersensor.v1.GetPowerRequest viam.component.powersensor.v1.GetPowerResponse proto.rpc.v1.AuthenticateRequest proto.rpc.v1.AuthenticateResponse viam.robot.v1.Operation viam.common.v1.ResourceName viam.robot.v1.ResourceRPCSubtype viam.robot.v1.StopExtraParameters google.protobuf.Duration viam.robot.v1.ResourceStatus viam.robot.v1.ConfigStatus viam.robot.v1.JobStatus google.protobuf.Value viam.common.v1.Geometry viam.common.v1.Vector3 viam.common.v1.Orientation viam.common.v1.GeoPoint proto.rpc.v1.Credentials google.protobuf.Timestamp viam.robot.v1.GetCloudMetadataResponse google.protobuf.Struct google.protobuf.ListValue viam.common.v1.Pose viam.common.v1.Sphere viam.common.v1.RectangularPrism viam.common.v1.Capsule viam.common.v1.Mesh viam.common.v1.PointCloud",
+  names: "viam.robot.v1.GetOperationsRequest viam.robot.v1.GetOperationsResponse viam.robot.v1.ResourceNamesRequest viam.robot.v1.ResourceNamesResponse viam.robot.v1.ResourceRPCSubtypesRequest viam.robot.v1.ResourceRPCSubtypesResponse viam.robot.v1.CancelOperationRequest viam.robot.v1.CancelOperationResponse viam.robot.v1.BlockForOperationRequest viam.robot.v1.BlockForOperationResponse viam.robot.v1.StopAllRequest viam.robot.v1.StopAllResponse viam.robot.v1.StartSessionRequest viam.robot.v1.StartSessionResponse viam.robot.v1.SendSessionHeartbeatRequest viam.robot.v1.SendSessionHeartbeatResponse viam.robot.v1.GetMachineStatusRequest viam.robot.v1.GetMachineStatusResponse viam.robot.v1.GetVersionRequest viam.robot.v1.GetVersionResponse viam.robot.v1.FrameSystemConfigRequest viam.robot.v1.FrameSystemConfigResponse viam.robot.v1.TransformPoseRequest viam.robot.v1.TransformPoseResponse viam.common.v1.GetReadingsRequest viam.common.v1.GetReadingsResponse viam.common.v1.DoCommandRequest viam.common.v1.DoCommandResponse viam.common.v1.GetGeometriesRequest viam.common.v1.GetGeometriesResponse viam.component.board.v1.SetGPIORequest viam.component.board.v1.SetGPIOResponse viam.component.board.v1.GetGPIORequest viam.component.board.v1.GetGPIOResponse viam.component.board.v1.PWMRequest viam.component.board.v1.PWMResponse viam.component.board.v1.SetPWMRequest viam.component.board.v1.SetPWMResponse viam.component.board.v1.PWMFrequencyRequest viam.component.board.v1.PWMFrequencyResponse viam.component.board.v1.SetPWMFrequencyRequest viam.component.board.v1.SetPWMFrequencyResponse viam.component.board.v1.ReadAnalogReaderRequest viam.component.board.v1.ReadAnalogReaderResponse viam.component.board.v1.WriteAnalogRequest viam.component.board.v1.WriteAnalogResponse viam.component.board.v1.GetDigitalInterruptValueRequest viam.component.board.v1.GetDigitalInterruptValueResponse viam.component.board.v1.SetPowerModeRequest viam.component.board.v1.SetPowerModeResponse viam.component.motor.v1.SetPowerRequest viam.component.motor.v1.SetPowerResponse viam.component.motor.v1.GoForRequest viam.component.motor.v1.GoForResponse viam.component.motor.v1.GoToRequest viam.component.motor.v1.GoToResponse viam.component.motor.v1.SetRPMRequest viam.component.motor.v1.SetRPMResponse viam.component.motor.v1.ResetZeroPositionRequest viam.component.motor.v1.ResetZeroPositionResponse viam.component.motor.v1.GetPositionRequest viam.component.motor.v1.GetPositionResponse viam.component.motor.v1.GetPropertiesRequest viam.component.motor.v1.GetPropertiesResponse viam.component.motor.v1.StopRequest viam.component.motor.v1.StopResponse viam.component.motor.v1.IsPoweredRequest viam.component.motor.v1.IsPoweredResponse viam.component.motor.v1.IsMovingRequest viam.component.motor.v1.IsMovingResponse viam.component.servo.v1.MoveRequest viam.component.servo.v1.MoveResponse viam.component.servo.v1.GetPositionRequest viam.component.servo.v1.GetPositionResponse viam.component.servo.v1.StopRequest viam.component.servo.v1.StopResponse viam.component.servo.v1.IsMovingRequest viam.component.servo.v1.IsMovingResponse viam.component.encoder.v1.GetPositionRequest viam.component.encoder.v1.GetPositionResponse viam.component.encoder.v1.ResetPositionRequest viam.component.encoder.v1.ResetPositionResponse viam.component.encoder.v1.GetPropertiesRequest viam.component.encoder.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetLinearVelocityRequest viam.component.movementsensor.v1.GetLinearVelocityResponse viam.component.movementsensor.v1.GetAngularVelocityRequest viam.component.movementsensor.v1.GetAngularVelocityResponse viam.component.movementsensor.v1.GetCompassHeadingRequest viam.component.movementsensor.v1.GetCompassHeadingResponse viam.component.movementsensor.v1.GetOrientationRequest viam.component.movementsensor.v1.GetOrientationResponse viam.component.movementsensor.v1.GetPositionRequest viam.component.movementsensor.v1.GetPositionResponse viam.component.movementsensor.v1.GetPropertiesRequest viam.component.movementsensor.v1.GetPropertiesResponse viam.component.movementsensor.v1.GetAccuracyRequest viam.component.movementsensor.v1.GetAccuracyResponse viam.component.movementsensor.v1.GetLinearAccelerationRequest viam.component.movementsensor.v1.GetLinearAccelerationResponse viam.component.powersensor.v1.GetVoltageRequest viam.component.powersensor.v1.GetVoltageResponse viam.component.powersensor.v1.GetCurrentRequest viam.component.powersensor.v1.GetCurrentResponse viam.component.powersensor.v1.GetPowerRequest viam.component.powersensor.v1.GetPowerResponse proto.rpc.v1.AuthenticateRequest proto.rpc.v1.AuthenticateResponse viam.robot.v1.Operation viam.common.v1.ResourceName viam.robot.v1.ResourceRPCSubtype viam.robot.v1.StopExtraParameters google.protobuf.Duration viam.robot.v1.ResourceStatus viam.robot.v1.ConfigStatus viam.robot.v1.JobStatus viam.common.v1.Transform viam.robot.v1.FrameSystemConfig viam.common.v1.PoseInFrame google.protobuf.Value viam.common.v1.Geometry viam.common.v1.Vector3 viam.common.v1.Orientation viam.common.v1.GeoPoint proto.rpc.v1.Credentials google.protobuf.Timestamp viam.robot.v1.GetCloudMetadataResponse viam.common.v1.Pose google.protobuf.Struct google.protobuf.ListValue viam.common.v1.Sphere viam.common.v1.RectangularPrism viam.common.v1.Capsule viam.common.v1.Mesh viam.common.v1.PointCloud",
   messages: [
     "", // 0
-    "1,operations,*m104", // 1
+    "1,operations,*m108", // 1
     "", // 2
-    "1,resources,*m105", // 3
+    "1,resources,*m109", // 3
     "", // 4
-    "1,resourceRpcSubtypes,*m106", // 5
+    "1,resourceRpcSubtypes,*m110", // 5
     "1,id,t", // 6
     "", // 7
     "1,id,t", // 8
     "", // 9
-    "99,extra,*m107", // 10
+    "99,extra,*m111", // 10
     "", // 11
     "1,resume,t", // 12
-    "1,id,t|2,heartbeatWindow,m108", // 13
+    "1,id,t|2,heartbeatWindow,m112", // 13
     "1,id,t", // 14
     "", // 15
     "", // 16
-    "1,resources,*m109|2,config,m110|3,state,e|4,jobStatuses,*m111", // 17
+    "1,resources,*m113|2,config,m114|3,state,e|4,jobStatuses,*m115", // 17
     "", // 18
     "1,platform,t|2,version,t|3,apiVersion,t", // 19
-    "1,name,t|99,extra,j", // 20
-    "1,readings,t:m112", // 21
-    "1,name,t|2,command,j", // 22
-    "1,result,j", // 23
+    "1,supplementalTransforms,*m116", // 20
+    "1,frameSystemConfigs,*m117", // 21
+    "1,source,m118|2,destination,t|3,supplementalTransforms,*m116", // 22
+    "1,pose,m118", // 23
     "1,name,t|99,extra,j", // 24
-    "1,geometries,*m113", // 25
-    "1,name,t|2,pin,t|3,high,b|99,extra,j", // 26
-    "", // 27
-    "1,name,t|2,pin,t|99,extra,j", // 28
-    "1,high,b", // 29
-    "1,name,t|2,pin,t|99,extra,j", // 30
-    "1,dutyCyclePct,d", // 31
-    "1,name,t|2,pin,t|3,dutyCyclePct,d|99,extra,j", // 32
-    "", // 33
+    "1,readings,t:m119", // 25
+    "1,name,t|2,command,j", // 26
+    "1,result,j", // 27
+    "1,name,t|99,extra,j", // 28
+    "1,geometries,*m120", // 29
+    "1,name,t|2,pin,t|3,high,b|99,extra,j", // 30
+    "", // 31
+    "1,name,t|2,pin,t|99,extra,j", // 32
+    "1,high,b", // 33
     "1,name,t|2,pin,t|99,extra,j", // 34
-    "1,frequencyHz,U", // 35
-    "1,name,t|2,pin,t|3,frequencyHz,U|99,extra,j", // 36
+    "1,dutyCyclePct,d", // 35
+    "1,name,t|2,pin,t|3,dutyCyclePct,d|99,extra,j", // 36
     "", // 37
-    "1,boardName,t|2,analogReaderName,t|99,extra,j", // 38
-    "1,value,i|2,minRange,f|3,maxRange,f|4,stepSize,f", // 39
-    "1,name,t|2,pin,t|3,value,i|99,extra,j", // 40
+    "1,name,t|2,pin,t|99,extra,j", // 38
+    "1,frequencyHz,U", // 39
+    "1,name,t|2,pin,t|3,frequencyHz,U|99,extra,j", // 40
     "", // 41
-    "1,boardName,t|2,digitalInterruptName,t|99,extra,j", // 42
-    "1,value,I", // 43
-    "1,name,t|2,powerMode,e|3,duration,m108|99,extra,j", // 44
+    "1,boardName,t|2,analogReaderName,t|99,extra,j", // 42
+    "1,value,i|2,minRange,f|3,maxRange,f|4,stepSize,f", // 43
+    "1,name,t|2,pin,t|3,value,i|99,extra,j", // 44
     "", // 45
-    "1,name,t|2,powerPct,d|99,extra,j", // 46
-    "", // 47
-    "1,name,t|2,rpm,d|3,revolutions,d|99,extra,j", // 48
+    "1,boardName,t|2,digitalInterruptName,t|99,extra,j", // 46
+    "1,value,I", // 47
+    "1,name,t|2,powerMode,e|3,duration,m112|99,extra,j", // 48
     "", // 49
-    "1,name,t|2,rpm,d|3,positionRevolutions,d|99,extra,j", // 50
+    "1,name,t|2,powerPct,d|99,extra,j", // 50
     "", // 51
-    "1,name,t|2,rpm,d|99,extra,j", // 52
+    "1,name,t|2,rpm,d|3,revolutions,d|99,extra,j", // 52
     "", // 53
-    "1,name,t|2,offset,d|99,extra,j", // 54
+    "1,name,t|2,rpm,d|3,positionRevolutions,d|99,extra,j", // 54
     "", // 55
-    "1,name,t|99,extra,j", // 56
-    "1,position,d", // 57
-    "1,name,t|99,extra,j", // 58
-    "1,positionReporting,b", // 59
+    "1,name,t|2,rpm,d|99,extra,j", // 56
+    "", // 57
+    "1,name,t|2,offset,d|99,extra,j", // 58
+    "", // 59
     "1,name,t|99,extra,j", // 60
-    "", // 61
+    "1,position,d", // 61
     "1,name,t|99,extra,j", // 62
-    "1,isOn,b|2,powerPct,d", // 63
-    "1,name,t", // 64
-    "1,isMoving,b", // 65
-    "1,name,t|2,angleDeg,u|99,extra,j", // 66
-    "", // 67
-    "1,name,t|99,extra,j", // 68
-    "1,positionDeg,u", // 69
-    "1,name,t|99,extra,j", // 70
+    "1,positionReporting,b", // 63
+    "1,name,t|99,extra,j", // 64
+    "", // 65
+    "1,name,t|99,extra,j", // 66
+    "1,isOn,b|2,powerPct,d", // 67
+    "1,name,t", // 68
+    "1,isMoving,b", // 69
+    "1,name,t|2,angleDeg,u|99,extra,j", // 70
     "", // 71
-    "1,name,t", // 72
-    "1,isMoving,b", // 73
-    "1,name,t|2,positionType,?e|99,extra,j", // 74
-    "1,value,f|2,positionType,e", // 75
-    "1,name,t|99,extra,j", // 76
-    "", // 77
-    "1,name,t|99,extra,j", // 78
-    "1,ticksCountSupported,b|2,angleDegreesSupported,b", // 79
+    "1,name,t|99,extra,j", // 72
+    "1,positionDeg,u", // 73
+    "1,name,t|99,extra,j", // 74
+    "", // 75
+    "1,name,t", // 76
+    "1,isMoving,b", // 77
+    "1,name,t|2,positionType,?e|99,extra,j", // 78
+    "1,value,f|2,positionType,e", // 79
     "1,name,t|99,extra,j", // 80
-    "1,linearVelocity,m114", // 81
+    "", // 81
     "1,name,t|99,extra,j", // 82
-    "1,angularVelocity,m114", // 83
+    "1,ticksCountSupported,b|2,angleDegreesSupported,b", // 83
     "1,name,t|99,extra,j", // 84
-    "1,value,d", // 85
+    "1,linearVelocity,m121", // 85
     "1,name,t|99,extra,j", // 86
-    "1,orientation,m115", // 87
+    "1,angularVelocity,m121", // 87
     "1,name,t|99,extra,j", // 88
-    "1,coordinate,m116|2,altitudeM,f", // 89
+    "1,value,d", // 89
     "1,name,t|99,extra,j", // 90
-    "1,linearVelocitySupported,b|2,angularVelocitySupported,b|3,orientationSupported,b|4,positionSupported,b|5,compassHeadingSupported,b|6,linearAccelerationSupported,b", // 91
+    "1,orientation,m122", // 91
     "1,name,t|99,extra,j", // 92
-    "1,accuracy,t:f|2,positionHdop,?f|3,positionVdop,?f|4,positionNmeaGgaFix,?i|5,compassDegreesError,?f", // 93
+    "1,coordinate,m123|2,altitudeM,f", // 93
     "1,name,t|99,extra,j", // 94
-    "1,linearAcceleration,m114", // 95
+    "1,linearVelocitySupported,b|2,angularVelocitySupported,b|3,orientationSupported,b|4,positionSupported,b|5,compassHeadingSupported,b|6,linearAccelerationSupported,b", // 95
     "1,name,t|99,extra,j", // 96
-    "1,volts,d|2,isAc,b", // 97
+    "1,accuracy,t:f|2,positionHdop,?f|3,positionVdop,?f|4,positionNmeaGgaFix,?i|5,compassDegreesError,?f", // 97
     "1,name,t|99,extra,j", // 98
-    "1,amperes,d|2,isAc,b", // 99
+    "1,linearAcceleration,m121", // 99
     "1,name,t|99,extra,j", // 100
-    "1,watts,d", // 101
-    "1,entity,t|2,credentials,m117", // 102
-    "1,accessToken,t", // 103
-    "1,id,t|2,method,t|3,arguments,j|4,started,m118|5,sessionId,?t", // 104
-    "1,namespace,t|2,type,t|3,subtype,t|4,name,t", // 105
-    "1,subtype,m105|2,protoService,t", // 106
-    "1,name,m105|2,params,j", // 107
-    "1,seconds,I|2,nanos,i", // 108
-    "1,name,m105|2,state,e|3,lastUpdated,m118|4,revision,t|5,error,t|6,cloudMetadata,m119", // 109
-    "1,revision,t|2,lastUpdated,m118", // 110
-    "1,jobName,t|2,recentSuccessfulRuns,*m118|3,recentFailedRuns,*m118", // 111
-    "1,nullValue,e,kind|2,numberValue,d,kind|3,stringValue,t,kind|4,boolValue,b,kind|5,structValue,m120,kind|6,listValue,m121,kind", // 112
-    "1,center,m122|2,sphere,m123,geometryType|3,box,m124,geometryType|5,capsule,m125,geometryType|6,mesh,m126,geometryType|7,pointcloud,m127,geometryType|4,label,t", // 113
-    "1,x,d|2,y,d|3,z,d", // 114
-    "1,oX,d|2,oY,d|3,oZ,d|4,theta,d", // 115
-    "1,latitude,d|2,longitude,d", // 116
-    "1,type,t|2,payload,t", // 117
-    "1,seconds,I|2,nanos,i", // 118
-    "1,robotPartId,t|2,primaryOrgId,t|3,locationId,t|4,machineId,t|5,machinePartId,t", // 119
-    "1,fields,t:m112", // 120
-    "1,values,*m112", // 121
-    "1,x,d|2,y,d|3,z,d|4,oX,d|5,oY,d|6,oZ,d|7,theta,d", // 122
-    "1,radiusMm,d", // 123
-    "1,dimsMm,m114", // 124
-    "1,radiusMm,d|2,lengthMm,d", // 125
-    "1,contentType,t|2,mesh,B", // 126
-    "1,pointCloud,B", // 127
+    "1,volts,d|2,isAc,b", // 101
+    "1,name,t|99,extra,j", // 102
+    "1,amperes,d|2,isAc,b", // 103
+    "1,name,t|99,extra,j", // 104
+    "1,watts,d", // 105
+    "1,entity,t|2,credentials,m124", // 106
+    "1,accessToken,t", // 107
+    "1,id,t|2,method,t|3,arguments,j|4,started,m125|5,sessionId,?t", // 108
+    "1,namespace,t|2,type,t|3,subtype,t|4,name,t", // 109
+    "1,subtype,m109|2,protoService,t", // 110
+    "1,name,m109|2,params,j", // 111
+    "1,seconds,I|2,nanos,i", // 112
+    "1,name,m109|2,state,e|3,lastUpdated,m125|4,revision,t|5,error,t|6,cloudMetadata,m126", // 113
+    "1,revision,t|2,lastUpdated,m125", // 114
+    "1,jobName,t|2,recentSuccessfulRuns,*m125|3,recentFailedRuns,*m125", // 115
+    "1,referenceFrame,t|2,poseInObserverFrame,m118|3,physicalObject,m120|4,uuid,B|5,metadata,j", // 116
+    "1,frame,m116|2,kinematics,j", // 117
+    "1,referenceFrame,t|2,pose,m127", // 118
+    "1,nullValue,e,kind|2,numberValue,d,kind|3,stringValue,t,kind|4,boolValue,b,kind|5,structValue,m128,kind|6,listValue,m129,kind", // 119
+    "1,center,m127|2,sphere,m130,geometryType|3,box,m131,geometryType|5,capsule,m132,geometryType|6,mesh,m133,geometryType|7,pointcloud,m134,geometryType|4,label,t", // 120
+    "1,x,d|2,y,d|3,z,d", // 121
+    "1,oX,d|2,oY,d|3,oZ,d|4,theta,d", // 122
+    "1,latitude,d|2,longitude,d", // 123
+    "1,type,t|2,payload,t", // 124
+    "1,seconds,I|2,nanos,i", // 125
+    "1,robotPartId,t|2,primaryOrgId,t|3,locationId,t|4,machineId,t|5,machinePartId,t", // 126
+    "1,x,d|2,y,d|3,z,d|4,oX,d|5,oY,d|6,oZ,d|7,theta,d", // 127
+    "1,fields,t:m119", // 128
+    "1,values,*m119", // 129
+    "1,radiusMm,d", // 130
+    "1,dimsMm,m121", // 131
+    "1,radiusMm,d|2,lengthMm,d", // 132
+    "1,contentType,t|2,mesh,B", // 133
+    "1,pointCloud,B", // 134
   ],
   services: [
-    ["viam.robot.v1.RobotService", "GetOperations,getOperations,0,1|ResourceNames,resourceNames,2,3|ResourceRPCSubtypes,resourceRPCSubtypes,4,5|CancelOperation,cancelOperation,6,7|BlockForOperation,blockForOperation,8,9|StopAll,stopAll,10,11|StartSession,startSession,12,13|SendSessionHeartbeat,sendSessionHeartbeat,14,15|GetMachineStatus,getMachineStatus,16,17|GetVersion,getVersion,18,19"],
-    ["viam.component.sensor.v1.SensorService", "GetReadings,getReadings,20,21|DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25"],
-    ["viam.component.board.v1.BoardService", "SetGPIO,setGPIO,26,27|GetGPIO,getGPIO,28,29|PWM,pWM,30,31|SetPWM,setPWM,32,33|PWMFrequency,pWMFrequency,34,35|SetPWMFrequency,setPWMFrequency,36,37|DoCommand,doCommand,22,23|ReadAnalogReader,readAnalogReader,38,39|WriteAnalog,writeAnalog,40,41|GetDigitalInterruptValue,getDigitalInterruptValue,42,43|SetPowerMode,setPowerMode,44,45|GetGeometries,getGeometries,24,25"],
-    ["viam.component.motor.v1.MotorService", "SetPower,setPower,46,47|GoFor,goFor,48,49|GoTo,goTo,50,51|SetRPM,setRPM,52,53|ResetZeroPosition,resetZeroPosition,54,55|GetPosition,getPosition,56,57|GetProperties,getProperties,58,59|Stop,stop,60,61|IsPowered,isPowered,62,63|IsMoving,isMoving,64,65|DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25"],
-    ["viam.component.servo.v1.ServoService", "Move,move,66,67|GetPosition,getPosition,68,69|Stop,stop,70,71|IsMoving,isMoving,72,73|DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25"],
-    ["viam.component.encoder.v1.EncoderService", "GetPosition,getPosition,74,75|ResetPosition,resetPosition,76,77|GetProperties,getProperties,78,79|DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25"],
-    ["viam.component.movementsensor.v1.MovementSensorService", "GetLinearVelocity,getLinearVelocity,80,81|GetAngularVelocity,getAngularVelocity,82,83|GetCompassHeading,getCompassHeading,84,85|GetOrientation,getOrientation,86,87|GetPosition,getPosition,88,89|GetProperties,getProperties,90,91|GetAccuracy,getAccuracy,92,93|GetLinearAcceleration,getLinearAcceleration,94,95|DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25|GetReadings,getReadings,20,21"],
-    ["viam.component.powersensor.v1.PowerSensorService", "GetVoltage,getVoltage,96,97|GetCurrent,getCurrent,98,99|GetPower,getPower,100,101|GetReadings,getReadings,20,21|DoCommand,doCommand,22,23"],
-    ["viam.component.generic.v1.GenericService", "DoCommand,doCommand,22,23|GetGeometries,getGeometries,24,25"],
-    ["viam.service.generic.v1.GenericService", "DoCommand,doCommand,22,23"],
-    ["proto.rpc.v1.AuthService", "Authenticate,authenticate,102,103"],
+    ["viam.robot.v1.RobotService", "GetOperations,getOperations,0,1|ResourceNames,resourceNames,2,3|ResourceRPCSubtypes,resourceRPCSubtypes,4,5|CancelOperation,cancelOperation,6,7|BlockForOperation,blockForOperation,8,9|StopAll,stopAll,10,11|StartSession,startSession,12,13|SendSessionHeartbeat,sendSessionHeartbeat,14,15|GetMachineStatus,getMachineStatus,16,17|GetVersion,getVersion,18,19|FrameSystemConfig,frameSystemConfig,20,21|TransformPose,transformPose,22,23"],
+    ["viam.component.sensor.v1.SensorService", "GetReadings,getReadings,24,25|DoCommand,doCommand,26,27|GetGeometries,getGeometries,28,29"],
+    ["viam.component.board.v1.BoardService", "SetGPIO,setGPIO,30,31|GetGPIO,getGPIO,32,33|PWM,pWM,34,35|SetPWM,setPWM,36,37|PWMFrequency,pWMFrequency,38,39|SetPWMFrequency,setPWMFrequency,40,41|DoCommand,doCommand,26,27|ReadAnalogReader,readAnalogReader,42,43|WriteAnalog,writeAnalog,44,45|GetDigitalInterruptValue,getDigitalInterruptValue,46,47|SetPowerMode,setPowerMode,48,49|GetGeometries,getGeometries,28,29"],
+    ["viam.component.motor.v1.MotorService", "SetPower,setPower,50,51|GoFor,goFor,52,53|GoTo,goTo,54,55|SetRPM,setRPM,56,57|ResetZeroPosition,resetZeroPosition,58,59|GetPosition,getPosition,60,61|GetProperties,getProperties,62,63|Stop,stop,64,65|IsPowered,isPowered,66,67|IsMoving,isMoving,68,69|DoCommand,doCommand,26,27|GetGeometries,getGeometries,28,29"],
+    ["viam.component.servo.v1.ServoService", "Move,move,70,71|GetPosition,getPosition,72,73|Stop,stop,74,75|IsMoving,isMoving,76,77|DoCommand,doCommand,26,27|GetGeometries,getGeometries,28,29"],
+    ["viam.component.encoder.v1.EncoderService", "GetPosition,getPosition,78,79|ResetPosition,resetPosition,80,81|GetProperties,getProperties,82,83|DoCommand,doCommand,26,27|GetGeometries,getGeometries,28,29"],
+    ["viam.component.movementsensor.v1.MovementSensorService", "GetLinearVelocity,getLinearVelocity,84,85|GetAngularVelocity,getAngularVelocity,86,87|GetCompassHeading,getCompassHeading,88,89|GetOrientation,getOrientation,90,91|GetPosition,getPosition,92,93|GetProperties,getProperties,94,95|GetAccuracy,getAccuracy,96,97|GetLinearAcceleration,getLinearAcceleration,98,99|DoCommand,doCommand,26,27|GetGeometries,getGeometries,28,29|GetReadings,getReadings,24,25"],
+    ["viam.component.powersensor.v1.PowerSensorService", "GetVoltage,getVoltage,100,101|GetCurrent,getCurrent,102,103|GetPower,getPower,104,105|GetReadings,getReadings,24,25|DoCommand,doCommand,26,27"],
+    ["viam.component.generic.v1.GenericService", "DoCommand,doCommand,26,27|GetGeometries,getGeometries,28,29"],
+    ["viam.service.generic.v1.GenericService", "DoCommand,doCommand,26,27"],
+    ["proto.rpc.v1.AuthService", "Authenticate,authenticate,106,107"],
   ],
 };
