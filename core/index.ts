@@ -2,6 +2,9 @@
 // beyond ES2020: time, sinks and IO are passed in.
 export * from "./errors/index.js";
 export * from "./config/index.js";
+// The frame system by name: core/frame's Vector3 would clash with the components' own.
+export { composePoses, frameSystemOf, invertPose, placeFrames, poseFromWire, poseToWire, readFrameConfig, rotationOf, WORLD } from "./frame/index.js";
+export type { FrameConfig, FrameEntry, FrameSystem, OrientationType, Pose, Quaternion, WirePose } from "./frame/index.js";
 export * from "./logging/index.js";
 export * from "./resource/index.js";
 export * from "./graph/index.js";

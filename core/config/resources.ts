@@ -1,10 +1,12 @@
 // Components and services: the API from `api` or from the older `namespace` + `type`, the
-// model's full name, and names unique per API. A broken entry is left out with its issue.
+// model's full name, names unique per API, and components' frames (frames.ts). A broken entry is
+// left out with its issue.
 import type { ResourceConfig } from "./types.js";
 import type { ValidatedResource } from "./validated.js";
 import type { IssueList } from "./issue-list.js";
 import type { Segment } from "./data-path.js";
 import { shapeAt } from "./messages.js";
+import { readEntryFrame, unplacedFrames, type FramedComponent } from "./frames.js";
 
 export type ResourceKind = "component" | "service";
 
@@ -34,11 +36,14 @@ export function buildResources(
   issues: IssueList,
 ): ResourceConfig[] {
   const built: ResourceConfig[] = [];
+  const framed: FramedComponent[] = [];
   entries.forEach((entry, index) => {
     const path: Segment[] = [listKey, originalIndex(index)];
     const api = resolveApi(kind, entry, path, issues);
     const model = resolveModel(kind, entry, path, issues);
     if (api === undefined || model === undefined) return;
+    const frame = readEntryFrame(kind, entry.name, entry.frame, path, issues);
+    if (frame === null) return;
     const holders = owners.get(api) ?? new Map<string, string>();
     owners.set(api, holders);
     const holder = holders.get(entry.name);
@@ -55,9 +60,15 @@ export function buildResources(
       depends_on: entry.depends_on,
     };
     if (entry.log_configuration) resource.log_configuration = { level: entry.log_configuration.level };
+    if (frame) {
+      resource.frame = entry.frame;
+      framed.push({ resource, path, frame });
+    }
     built.push(resource);
   });
-  return built;
+  // Placing frames needs them all: a parent may come after its child.
+  const unplaced = unplacedFrames(framed, issues);
+  return unplaced.size === 0 ? built : built.filter((resource) => !unplaced.has(resource));
 }
 
 function resolveApi(kind: ResourceKind, entry: ValidatedResource, path: Segment[], issues: IssueList) {

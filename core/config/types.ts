@@ -1,5 +1,6 @@
 // The typed machine configuration that parseMachineConfig returns: every default filled in,
 // names normalised. Everything downstream (logging, graph, server, agent) reads these types.
+import type { FrameConfig } from "../frame/index.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -28,6 +29,8 @@ export interface ResourceConfig {
   depends_on: string[];
   /** The resource's own level; beats the `log` rules. */
   log_configuration?: { level: LogLevel };
+  /** A component's place in the frame system, as written (defaults filled in); services have none. */
+  frame?: FrameConfig;
 }
 
 export interface ModuleConfig {

@@ -14,6 +14,7 @@ import type {
   SystemConfiguration,
   VersionControlConfig,
 } from "./types.js";
+import type { FrameConfig } from "../frame/index.js";
 
 export interface ValidatedResource {
   name: string;
@@ -24,6 +25,7 @@ export interface ValidatedResource {
   attributes: Record<string, unknown>;
   depends_on: string[];
   log_configuration?: { level: LogLevel };
+  frame?: FrameConfig;
 }
 
 /** A process entry as written; `username` is Viam's, refused here (see processes.ts). */

@@ -3,7 +3,8 @@
 // sessions on the target's clock and ids, the call runner every transport goes through, and
 // GetCloudMetadata from the configuration in force. Targets add their transport around it.
 import type { Clock } from "../clock.js";
-import type { CloudConfig } from "../config/index.js";
+import type { CloudConfig, ResourceConfig } from "../config/index.js";
+import { frameSystemOf } from "../frame/index.js";
 import type { GraphEngine, ResourceStatus } from "../graph/index.js";
 import type { LoggerLike } from "../resource/index.js";
 import {
@@ -28,6 +29,8 @@ export interface RobotAssemblyOptions {
   version: VersionInfo;
   /** The cloud section of the configuration in force, if any. */
   cloud: () => CloudConfig | undefined;
+  /** The components of the configuration in force: their frames make the frame system. None: only the world. */
+  components?: () => readonly ResourceConfig[] | undefined;
   /** Asks for an orderly stop; must return at once so the answer still reaches the caller. */
   requestShutdown: () => void;
   moduleStatuses?: () => ResourceStatus[];
@@ -46,6 +49,8 @@ export interface RobotAssembly {
   /** Forgets sessions (stopping nothing) and stops following the engine. */
   close(): void;
 }
+
+const noComponents: readonly ResourceConfig[] = [];
 
 export function createRobotAssembly(options: RobotAssemblyOptions): RobotAssembly {
   const { clock, newId, logger } = options;
@@ -70,6 +75,7 @@ export function createRobotAssembly(options: RobotAssemblyOptions): RobotAssembl
           const cloud = options.cloud();
           return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
         },
+        frameSystem: () => frameSystemOf(options.components?.() ?? noComponents),
       })),
     close() {
       sessions.close();

@@ -149,6 +149,7 @@ export function createMcuMachine(options: McuMachineOptions): McuMachine {
     newId: () => uuidFrom(options.random),
     version: { platform: MCU_PLATFORM, version: options.version ?? SVC_VERSION, apiVersion: VIAM_API_VERSION },
     cloud: () => machine.current()?.config.cloud,
+    components: () => machine.current()?.config.components,
     // Shutdown is not served on the MCU: a device runs until it loses power.
     requestShutdown: () => {},
     heartbeatWindowMs: options.heartbeatWindowMs,

@@ -5,8 +5,26 @@ import type { Json } from "./helpers.js";
 
 export const valid: Json = {
   components: [
-    { name: "board", api: "rdk:component:board", model: "fake", attributes: { pins: { led: "12" } } },
-    { name: "left", type: "motor", model: "gpio", attributes: { board: "board", max_rpm: 200 }, depends_on: ["board"] },
+    {
+      name: "board",
+      api: "rdk:component:board",
+      model: "fake",
+      attributes: { pins: { led: "12" } },
+      frame: {
+        parent: "world",
+        translation: { x: 10, y: 0, z: 5 },
+        orientation: { type: "ov_degrees", value: { x: 0, y: 0, z: 1, th: 90 } },
+        geometry: { type: "box", x: 80, y: 50, z: 10, label: "board" },
+      },
+    },
+    {
+      name: "left",
+      type: "motor",
+      model: "gpio",
+      attributes: { board: "board", max_rpm: 200 },
+      depends_on: ["board"],
+      frame: { parent: "board", orientation: { type: "quaternion", value: { w: 1, x: 0, y: 0, z: 0 } }, geometry: { r: 20, l: 60 } },
+    },
     { name: "temp", namespace: "rdk", type: "sensor", model: "fake", log_configuration: { level: "Debug" } },
   ],
   services: [{ name: "nav", type: "navigation" }],

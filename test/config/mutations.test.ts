@@ -3,7 +3,7 @@
 // with a configuration (or null) and a list of well-formed issues.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { parseMachineConfig, type MachineConfig } from "../../core/index.js";
+import { frameSystemOf, parseMachineConfig, type MachineConfig } from "../../core/index.js";
 import { mutate, mutation, valid } from "./mutation-arbitraries.js";
 
 function checkOutcome(result: ReturnType<typeof parseMachineConfig>): void {
@@ -31,6 +31,8 @@ function checkConfig(config: MachineConfig): void {
       expect(Array.isArray(r.depends_on)).toBe(true);
     }
   }
+  // Every frame that survives parsing has its place in the tree.
+  expect(frameSystemOf(config.components).frames).toHaveLength(config.components.filter((c) => c.frame).length);
   const names = [...config.components, ...config.services].map((r) => `${r.api}/${r.name}`);
   expect(new Set(names).size).toBe(names.length);
   expect(new Set(config.modules.map((m) => m.name)).size).toBe(config.modules.length);

@@ -14,8 +14,14 @@ const config = {
     { name: "pins", api: "rdk:component:board", model: "fake", attributes: {} },
     { name: "wheel", api: "rdk:component:motor", model: "fake", attributes: { max_rpm: 60, encoder: "wheel-ticks", ticks_per_rotation: 100 } },
     { name: "wheel-ticks", api: "rdk:component:encoder", model: "fake", attributes: {} },
-    { name: "arm", api: "rdk:component:servo", model: "fake", attributes: {} },
-    { name: "thing", api: "rdk:component:generic", model: "fake", attributes: {} },
+    { name: "arm", api: "rdk:component:servo", model: "fake", attributes: {}, frame: { parent: "world", translation: { x: 0, y: 0, z: 100 } } },
+    {
+      name: "thing",
+      api: "rdk:component:generic",
+      model: "fake",
+      attributes: {},
+      frame: { parent: "arm", translation: { x: 50, y: 0, z: 0 }, orientation: { type: "euler_angles", value: { yaw: Math.PI / 2 } }, geometry: { type: "sphere", r: 10 } },
+    },
     { name: "stranded", api: "rdk:component:motor", model: "gpio", attributes: { board: "missing-board", pins: { pwm: "12", dir: "16" } } },
   ],
 };
@@ -119,6 +125,17 @@ describe("the official SDK against the core in XS", () => {
     expect(missing).toMatchObject({ code: VIAM.Code.NotFound, rawMessage: 'no rdk:component:sensor named "nope"' });
     const cloud = await robot.getCloudMetadata().catch((e: unknown) => e);
     expect(cloud).toMatchObject({ code: VIAM.Code.Unimplemented });
+  });
+
+  it("answers the frame system and carries poses between frames, as svc-server does", async () => {
+    const frames = await robot.frameSystemConfig([]);
+    expect(frames.map((f) => [f.frame?.referenceFrame, f.frame?.poseInObserverFrame?.referenceFrame])).toEqual([["arm", "world"], ["thing", "arm"]]);
+    expect(frames[1]!.frame?.poseInObserverFrame?.pose?.toJson()).toEqual({ x: 50, oZ: 1, theta: 90 });
+    expect(frames[1]!.frame?.physicalObject?.geometryType).toMatchObject({ case: "sphere", value: { radiusMm: 10 } });
+    const source = new VIAM.commonApi.PoseInFrame({ referenceFrame: "thing", pose: new VIAM.commonApi.Pose({ x: 10, oZ: 1 }) });
+    const pose = (await robot.transformPose(source, "world", [])).pose!;
+    // 10 mm along the thing's x, which its quarter turn points along the world's y.
+    expect([pose.x, pose.y, pose.z].map((v) => Math.round(v * 1e6) / 1e6)).toEqual([50, 10, 100]);
   });
 
   it("lists operations and stops every actuator", async () => {

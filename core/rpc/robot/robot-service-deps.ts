@@ -4,6 +4,7 @@ import type { MachineStatus, ResourceStatus } from "../../graph/index.js";
 import type { ResourceName } from "../../resource/index.js";
 import type { Operations } from "../operations.js";
 import type { Sessions } from "../sessions.js";
+import type { FrameSystem } from "../../frame/index.js";
 
 export interface VersionInfo {
   /** "svc-server" on Linux. */
@@ -43,4 +44,6 @@ export interface RobotServiceDeps {
   requestShutdown(): void;
   /** Undefined when the machine has no cloud section in its configuration. */
   cloudMetadata(): CloudMetadata | undefined;
+  /** The frame system of the configuration in force. */
+  frameSystem(): FrameSystem;
 }

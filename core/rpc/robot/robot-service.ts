@@ -12,6 +12,7 @@ import { machineStatusResponse, wireCloudMetadata } from "./machine-status.js";
 import { protoServiceOf } from "../api-table.js";
 import type { RobotServiceDeps } from "./robot-service-deps.js";
 import { durationFromMs, timestampFromMs } from "./wire-time.js";
+import { frameSystemConfigResponse, transformPoseResponse } from "./frame-calls.js";
 
 export type RobotServiceHandlers = ServiceHandlers<typeof RobotService>;
 
@@ -95,6 +96,14 @@ export function createRobotService(deps: RobotServiceDeps): RobotServiceHandlers
     async getVersion() {
       const { platform, version, apiVersion } = deps.version;
       return { platform, version, apiVersion };
+    },
+
+    async frameSystemConfig() {
+      return frameSystemConfigResponse(deps.frameSystem());
+    },
+
+    async transformPose(request) {
+      return transformPoseResponse(deps.frameSystem(), request);
     },
   };
 }

@@ -7,7 +7,7 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createResourceLookup, followConfigInForce, type ConfigReading, type LogEngine, type Machine, type MachineConfig } from "../../../core/index.js";
+import { createResourceLookup, followConfigInForce, type Clock, type ConfigReading, type LogEngine, type Machine, type MachineConfig } from "../../../core/index.js";
 import { createNodeClock } from "../logging/index.js";
 import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning, type ApiKeyAuth } from "./auth/index.js";
 import { configFileSource } from "./config-watch/index.js";
@@ -17,7 +17,7 @@ import { createLinuxMachine, type LinuxMachineOptions } from "./linux-machine.js
 import { createModuleSockets, type ModuleSockets } from "../modules/index.js";
 import { createProcessManager, followConfigProcesses, type ProcessManager, type ProcessManagerOptions } from "../processes/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
-import { createRobotApi } from "./robot/index.js";
+import { createRobotApi, type RobotApi } from "./robot/index.js";
 import { componentServiceApis, createModuleForwarding, registerComponentServices } from "./rpc/index.js";
 import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, type ApiServer, type HttpRoute } from "./transport/index.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
@@ -84,16 +84,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     namesThisMachine: (entity) => namesMachine(entity),
     logger: logEngine.logger("svc.auth"),
   });
-  const robot = createRobotApi({
-    engine: machine.engine,
-    version: options.version,
-    cloud: () => machine.current()?.config.cloud,
-    heartbeatWindowMs: () => machine.current()?.config.network.sessions.heartbeat_window_ms,
-    requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
-    moduleStatuses: () => machine.moduleStatuses(),
-    logger: logEngine.logger("svc.sessions"),
-    clock,
-  });
+  const robot = robotApiFollowing(machine, options, clock);
   const lookup = createResourceLookup(machine.engine);
   const machineApi = (router: ConnectRouter) => {
     robot.routes(router);
@@ -172,6 +163,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       return stopping;
     },
   };
+}
+
+/** The RobotService, following the configuration in force: its cloud section, its components' frames, its session window. */
+function robotApiFollowing(machine: Machine, options: ServeOptions, clock: Clock): RobotApi {
+  return createRobotApi({
+    engine: machine.engine,
+    version: options.version,
+    cloud: () => machine.current()?.config.cloud,
+    components: () => machine.current()?.config.components,
+    heartbeatWindowMs: () => machine.current()?.config.network.sessions.heartbeat_window_ms,
+    requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
+    moduleStatuses: () => machine.moduleStatuses(),
+    logger: options.logEngine.logger("svc.sessions"),
+    clock,
+  });
 }
 
 function moduleOptions(sockets: ModuleSockets, configFile: string | undefined): LinuxMachineOptions["modules"] {

@@ -13,6 +13,7 @@ import {
   createOperations,
   createRobotService,
   createSessions,
+  frameSystemOf,
   registerBuiltinModels,
   uuidFrom,
   type CloudMetadata,
@@ -83,6 +84,7 @@ function setup(options: { cloud?: CloudMetadata } = {}) {
     sessions,
     requestShutdown: () => void shutdowns++,
     cloudMetadata: () => options.cloud,
+    frameSystem: () => frameSystemOf([]),
   });
   const runner = createCallRunner({ operations, sessions });
   // Each handler called the way the transports call it: as an operation under the call runner.

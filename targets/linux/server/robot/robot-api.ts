@@ -12,6 +12,7 @@ import {
   type GraphEngine,
   type LoggerLike,
   type Operations,
+  type ResourceConfig,
   type ResourceStatus,
   type Sessions,
 } from "../../../../core/index.js";
@@ -27,6 +28,8 @@ export interface RobotApiOptions {
   version: string;
   /** The running configuration's cloud section, if any. */
   cloud: () => CloudConfig | undefined;
+  /** The running configuration's components: their frames make the frame system. */
+  components?: () => readonly ResourceConfig[] | undefined;
   /** Starts a graceful shutdown; called after the Shutdown answer is on its way. */
   requestShutdown: () => void;
   /** A session's heartbeat window, or where to read it. Default 2 s. */
@@ -58,6 +61,7 @@ export function createRobotApi(options: RobotApiOptions): RobotApi {
     newId: randomUUID,
     version: { platform: PLATFORM, version: options.version, apiVersion: VIAM_API_VERSION },
     cloud: options.cloud,
+    components: options.components,
     // The answer goes out first; the shutdown itself lets calls in flight finish.
     requestShutdown: () => void setImmediate(options.requestShutdown),
     moduleStatuses: options.moduleStatuses,
