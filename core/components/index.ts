@@ -2,22 +2,32 @@
 // built-in models (fakes of every API, the GPIO motor, the serial line sensor and the INA219)
 // and their registration, and the board model hosts register under their own names.
 export {
+  ARM_API,
+  BASE_API,
   BOARD_API,
   CAMERA_API,
+  DATA_MANAGER_API,
   ENCODER_API,
   FAKE_MODEL,
+  BUILTIN_MODEL,
+  GANTRY_API,
   GENERIC_COMPONENT_API,
   GENERIC_SERVICE_API,
   GPIO_MODEL,
+  GRIPPER_API,
   INA219_MODEL,
+  INPUT_CONTROLLER_API,
   LINUX_BOARD_MODEL,
   MOTOR_API,
   MOVEMENT_SENSOR_API,
+  NAVIGATION_API,
   PI_MODEL,
   POWER_SENSOR_API,
   SENSOR_API,
   SERIAL_LINE_MODEL,
   SERVO_API,
+  SLAM_API,
+  VISION_API,
 } from "./api-names.js";
 export type { Commandable, Extra } from "./apis/commandable.js";
 export { isActuator } from "./apis/actuator.js";

@@ -8,18 +8,36 @@
 // never carries them. RobotService and AuthService are the machine's own services, not resource
 // APIs, and are not rows.
 import type { DescService } from "@bufbuild/protobuf";
+import type { ArmService } from "../../proto/gen/component/arm/v1/arm_pb.js";
+import type { GantryService } from "../../proto/gen/component/gantry/v1/gantry_pb.js";
+import type { GripperService } from "../../proto/gen/component/gripper/v1/gripper_pb.js";
+import type { BaseService } from "../../proto/gen/component/base/v1/base_pb.js";
 import type { CameraService } from "../../proto/gen/component/camera/v1/camera_pb.js";
+import type { InputControllerService } from "../../proto/gen/component/inputcontroller/v1/input_controller_pb.js";
+import type { DataManagerService } from "../../proto/gen/service/datamanager/v1/data_manager_pb.js";
+import type { VisionService } from "../../proto/gen/service/vision/v1/vision_pb.js";
+import type { NavigationService } from "../../proto/gen/service/navigation/v1/navigation_pb.js";
+import type { SLAMService } from "../../proto/gen/service/slam/v1/slam_pb.js";
 import {
+  ARM_API,
+  BASE_API,
   BOARD_API,
   CAMERA_API,
+  DATA_MANAGER_API,
   ENCODER_API,
+  GANTRY_API,
   GENERIC_COMPONENT_API,
   GENERIC_SERVICE_API,
+  GRIPPER_API,
+  INPUT_CONTROLLER_API,
   MOTOR_API,
   MOVEMENT_SENSOR_API,
+  NAVIGATION_API,
   POWER_SENSOR_API,
   SENSOR_API,
   SERVO_API,
+  SLAM_API,
+  VISION_API,
 } from "../components/index.js";
 import { createBoardService } from "./components/board-service.js";
 import { createEncoderService } from "./components/encoder-service.js";
@@ -96,6 +114,27 @@ export const apiTable = {
     targets: ["linux", "mcu"],
   }),
   camera: linuxRow<typeof CameraService>({ api: CAMERA_API, service: "viam.component.camera.v1.CameraService", targets: ["linux"] }),
+  arm: linuxRow<typeof ArmService>({ api: ARM_API, service: "viam.component.arm.v1.ArmService", targets: ["linux"] }),
+  gripper: linuxRow<typeof GripperService>({ api: GRIPPER_API, service: "viam.component.gripper.v1.GripperService", targets: ["linux"] }),
+  gantry: linuxRow<typeof GantryService>({ api: GANTRY_API, service: "viam.component.gantry.v1.GantryService", targets: ["linux"] }),
+  inputController: linuxRow<typeof InputControllerService>({
+    api: INPUT_CONTROLLER_API,
+    service: "viam.component.inputcontroller.v1.InputControllerService",
+    targets: ["linux"],
+  }),
+  vision: linuxRow<typeof VisionService>({ api: VISION_API, service: "viam.service.vision.v1.VisionService", targets: ["linux"] }),
+  dataManager: linuxRow<typeof DataManagerService>({
+    api: DATA_MANAGER_API,
+    service: "viam.service.datamanager.v1.DataManagerService",
+    targets: ["linux"],
+  }),
+  base: linuxRow<typeof BaseService>({ api: BASE_API, service: "viam.component.base.v1.BaseService", targets: ["linux"] }),
+  navigation: linuxRow<typeof NavigationService>({
+    api: NAVIGATION_API,
+    service: "viam.service.navigation.v1.NavigationService",
+    targets: ["linux"],
+  }),
+  slam: linuxRow<typeof SLAMService>({ api: SLAM_API, service: "viam.service.slam.v1.SLAMService", targets: ["linux"] }),
 };
 
 export type ApiKey = keyof typeof apiTable;

@@ -32,13 +32,13 @@ describe("svc-server -validate on a configuration in Viam's format", () => {
   it("names each resource whose model cannot run here, and only those", () => {
     const { code, lines } = validate(fixture);
     expect(code).toBe(1);
-    const unknown = ["arm", "audio_input", "base", "gantry", "gripper", "input_controller"].map((t) => `rdk:component:${t}`);
-    unknown.push("rdk:service:navigation", "rdk:service:slam", "rdk:service:data_manager");
+    // Viam's API no longer has audio_input (it became audio_in and audio_out); everything else runs.
+    const unknown = ["audio_input"].map((t) => `rdk:component:${t}`);
     for (const api of unknown) {
       expect(lines.filter((l) => l.includes(`API ${api} cannot run: svc does not serve that API`))).toHaveLength(1);
     }
-    expect(lines.at(-1)).toBe(`${fixture}: 9 error(s), 0 warning(s)`);
-    for (const runnable of ["board1", "cam1", "enc1", "thing1", "motor1", "imu1", "sensor1", "servo1"]) {
+    expect(lines.at(-1)).toBe(`${fixture}: 1 error(s), 0 warning(s)`);
+    for (const runnable of ["arm1", "base1", "board1", "cam1", "gantry1", "gripper1", "enc1", "thing1", "motor1", "imu1", "sensor1", "servo1", "nav1", "slam1", "pad1", "data1"]) {
       expect(lines.some((l) => l.includes(runnable))).toBe(false);
     }
   });
@@ -115,5 +115,89 @@ describe("svc-server -validate on a model that is not built in", () => {
     const other = validate(write("other.json", { components: [thermometer], modules: [module] }));
     expect(other.code).toBe(1);
     expect(other.lines[0]).toMatch(/^components\[0\]: model acme:demo:thermometer of API rdk:component:sensor cannot run: .* and no configured module declares it$/);
+  });
+});
+
+describe("svc-server -validate on bases", () => {
+  const motor = (name: string) => ({ name, api: "rdk:component:motor", model: "fake" });
+  const wheeled = (attributes: Record<string, unknown>) => ({ name: "drive", type: "base", model: "wheeled", attributes });
+
+  it("says a fake base and a wheeled base over the machine's motors can run", () => {
+    const file = write("bases.json", {
+      components: [{ name: "rover", type: "base", model: "fake" }, motor("l"), motor("r"), wheeled({ left: ["l"], right: ["r"], width_mm: 300, wheel_circumference_mm: 200 })],
+    });
+    expect(validate(file)).toEqual({ code: 0, lines: [`${file}: 0 error(s), 0 warning(s)`] });
+  });
+
+  it("names a wheeled base's bad attributes and a motor it names that is not configured", () => {
+    const bad = validate(write("bad-base.json", { components: [motor("l"), wheeled({ left: ["l"], right: [3], width_mm: 300 })] }));
+    expect(bad.code).toBe(1);
+    expect(bad.lines.slice(0, -1)).toEqual(["components[1].attributes.right[0]: must be a motor's name", "components[1].attributes.wheel_circumference_mm: required"]);
+    const missing = validate(write("missing-motor.json", { components: [motor("l"), wheeled({ left: ["l"], right: ["r"], width_mm: 300, wheel_circumference_mm: 200 })] }));
+    expect(missing.lines[0]).toBe('components[1]: missing dependency "r": no such resource is configured');
+  });
+});
+
+describe("svc-server -validate on navigation and SLAM services", () => {
+  const navigation = (attributes: Record<string, unknown> = {}) => ({ name: "nav", type: "navigation", model: "fake", attributes });
+  const slam = (attributes: Record<string, unknown> = {}) => ({ name: "slam", type: "slam", model: "fake", attributes });
+
+  it("says the fake navigation and SLAM services can run", () => {
+    const file = write("nav-slam.json", { services: [navigation({ map_type: "None" }), slam({ map_points: 4800 })] });
+    expect(validate(file)).toEqual({ code: 0, lines: [`${file}: 0 error(s), 0 warning(s)`] });
+  });
+
+  it("names each bad attribute at its place in the file", () => {
+    const obstacles = [{ location: { latitude: 0 }, geometries: [{ type: "cone" }, { type: "box", x: 1, y: -2, z: 3, translation_offset: { x: 5 } }] }];
+    const file = write("bad-nav-slam.json", {
+      services: [navigation({ map_type: "Lunar", location: { latitude: 91, longitude: 0 }, compass_heading: -1, obstacles }), slam({ map_points: 5 })],
+    });
+    const { code, lines } = validate(file);
+    expect(code).toBe(1);
+    expect(lines.slice(0, -1)).toEqual([
+      'services[0].attributes.map_type: must be "GPS" or "None", not "Lunar"',
+      "services[0].attributes.location.latitude: must be at most 90",
+      "services[0].attributes.compass_heading: must be at least 0",
+      'services[0].attributes.obstacles[0].geometries[0].type: must be "box", "sphere" or "capsule", not "cone"',
+      "services[0].attributes.obstacles[0].geometries[1].translation_offset: must be zero: an obstacle's geometries are centred on its location",
+      "services[0].attributes.obstacles[0].geometries[1].y: must be greater than 0",
+      "services[0].attributes.obstacles[0].location.longitude: required",
+      "services[1].attributes.map_points: must be at least 24",
+    ]);
+  });
+});
+
+describe("svc-server -validate on input controllers, vision services and data managers", () => {
+  const pad = (attributes: Record<string, unknown> = {}) => ({ name: "pad", type: "input_controller", model: "fake", attributes });
+  const vision = (attributes: Record<string, unknown> = {}) => ({ name: "vis", type: "vision", model: "fake", attributes });
+  const data = (attributes: Record<string, unknown> = {}) => ({ name: "data", type: "data_manager", model: "builtin", attributes });
+
+  it("says the fakes and the data manager, as Viam's files write them, can run", () => {
+    const file = write("input-vision-data.json", {
+      components: [pad({ controls: ["ButtonSouth"], event_value: 1, callback_delay_sec: 0 })],
+      services: [vision({ default_camera: "cam" }), data({ capture_dir: "", sync_interval_mins: 0.5, tags: ["t"], mongo_capture_config: {} })],
+    });
+    expect(validate(file)).toEqual({ code: 0, lines: [`${file}: 0 error(s), 0 warning(s)`] });
+  });
+
+  it("names each bad attribute at its place in the file", () => {
+    const file = write("bad-input-vision-data.json", {
+      components: [pad({ controls: ["ButtonSouth", "", "ButtonSouth"], event_value: "high", callback_delay_sec: -1 })],
+      services: [vision({ default_camera: 7 }), data({ capture_dir: 5, sync_interval_mins: -1, tags: "t", capture_disabled: "no", maximum_num_sync_threads: 1.5 })],
+    });
+    const { code, lines } = validate(file);
+    expect(code).toBe(1);
+    expect(lines.slice(0, -1)).toEqual([
+      "components[0].attributes.callback_delay_sec: must be at least 0",
+      "components[0].attributes.controls[1]: must be a non-empty string",
+      "components[0].attributes.controls[2]: ButtonSouth is listed twice",
+      "components[0].attributes.event_value: must be a number",
+      "services[0].attributes.default_camera: must be a non-empty string",
+      "services[1].attributes.capture_dir: must be a string",
+      "services[1].attributes.capture_disabled: must be true or false",
+      "services[1].attributes.sync_interval_mins: must be at least 0",
+      "services[1].attributes.maximum_num_sync_threads: must be a whole number",
+      "services[1].attributes.tags: must be a list of strings",
+    ]);
   });
 });

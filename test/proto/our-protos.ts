@@ -1,12 +1,18 @@
 // Every generated file of proto/gen, and the services they declare.
 import type { DescFile, DescService } from "@bufbuild/protobuf";
 import * as appData from "../../proto/gen/app/data/v1/data_pb.js";
+import * as appDataSync from "../../proto/gen/app/datasync/v1/data_sync_pb.js";
 import * as appRobot from "../../proto/gen/app/v1/robot_pb.js";
 import * as common from "../../proto/gen/common/v1/common_pb.js";
+import * as arm from "../../proto/gen/component/arm/v1/arm_pb.js";
+import * as base from "../../proto/gen/component/base/v1/base_pb.js";
 import * as board from "../../proto/gen/component/board/v1/board_pb.js";
 import * as camera from "../../proto/gen/component/camera/v1/camera_pb.js";
 import * as encoder from "../../proto/gen/component/encoder/v1/encoder_pb.js";
+import * as gantry from "../../proto/gen/component/gantry/v1/gantry_pb.js";
 import * as genericComponent from "../../proto/gen/component/generic/v1/generic_pb.js";
+import * as gripper from "../../proto/gen/component/gripper/v1/gripper_pb.js";
+import * as inputController from "../../proto/gen/component/inputcontroller/v1/input_controller_pb.js";
 import * as motor from "../../proto/gen/component/motor/v1/motor_pb.js";
 import * as movementSensor from "../../proto/gen/component/movementsensor/v1/movementsensor_pb.js";
 import * as powerSensor from "../../proto/gen/component/powersensor/v1/powersensor_pb.js";
@@ -15,16 +21,26 @@ import * as servo from "../../proto/gen/component/servo/v1/servo_pb.js";
 import * as module from "../../proto/gen/module/v1/module_pb.js";
 import * as auth from "../../proto/gen/proto/rpc/v1/auth_pb.js";
 import * as robot from "../../proto/gen/robot/v1/robot_pb.js";
+import * as dataManager from "../../proto/gen/service/datamanager/v1/data_manager_pb.js";
 import * as genericService from "../../proto/gen/service/generic/v1/generic_pb.js";
+import * as navigation from "../../proto/gen/service/navigation/v1/navigation_pb.js";
+import * as slam from "../../proto/gen/service/slam/v1/slam_pb.js";
+import * as vision from "../../proto/gen/service/vision/v1/vision_pb.js";
 
 export const generated = {
   appData,
+  appDataSync,
   appRobot,
   common,
+  arm,
+  base,
   board,
   camera,
   encoder,
+  gantry,
   genericComponent,
+  gripper,
+  inputController,
   motor,
   movementSensor,
   powerSensor,
@@ -33,7 +49,11 @@ export const generated = {
   module,
   auth,
   robot,
+  dataManager,
   genericService,
+  navigation,
+  slam,
+  vision,
 };
 
 function isDesc<K extends string>(value: unknown, kind: K): value is { kind: K } {

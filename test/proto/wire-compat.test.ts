@@ -22,6 +22,8 @@ const robotCalls = [
   "Shutdown",
   "GetMachineStatus",
   "GetVersion",
+  "FrameSystemConfig",
+  "TransformPose",
 ];
 
 // Calls of the SDK's services svc does not declare: RenderFrame answers a google.api.HttpBody,
@@ -48,10 +50,15 @@ describe("the services svc declares", () => {
     expect(ourServices.map((s) => s.typeName).sort()).toEqual([
       "proto.rpc.v1.AuthService",
       "proto.rpc.v1.ExternalAuthService",
+      "viam.component.arm.v1.ArmService",
+      "viam.component.base.v1.BaseService",
       "viam.component.board.v1.BoardService",
       "viam.component.camera.v1.CameraService",
       "viam.component.encoder.v1.EncoderService",
+      "viam.component.gantry.v1.GantryService",
       "viam.component.generic.v1.GenericService",
+      "viam.component.gripper.v1.GripperService",
+      "viam.component.inputcontroller.v1.InputControllerService",
       "viam.component.motor.v1.MotorService",
       "viam.component.movementsensor.v1.MovementSensorService",
       "viam.component.powersensor.v1.PowerSensorService",
@@ -59,7 +66,11 @@ describe("the services svc declares", () => {
       "viam.component.servo.v1.ServoService",
       "viam.module.v1.ModuleService",
       "viam.robot.v1.RobotService",
+      "viam.service.datamanager.v1.DataManagerService",
       "viam.service.generic.v1.GenericService",
+      "viam.service.navigation.v1.NavigationService",
+      "viam.service.slam.v1.SLAMService",
+      "viam.service.vision.v1.VisionService",
     ]);
   });
 
@@ -166,6 +177,16 @@ describe("session safety", () => {
     );
     // The SDK's own fallback list (used when reflection is unavailable), for the services we declare.
     expect(marked.sort()).toEqual([
+      "/viam.component.arm.v1.ArmService/MoveThroughJointPositions",
+      "/viam.component.arm.v1.ArmService/MoveToJointPositions",
+      "/viam.component.arm.v1.ArmService/MoveToPosition",
+      "/viam.component.base.v1.BaseService/MoveStraight",
+      "/viam.component.base.v1.BaseService/SetPower",
+      "/viam.component.base.v1.BaseService/SetVelocity",
+      "/viam.component.base.v1.BaseService/Spin",
+      "/viam.component.gantry.v1.GantryService/MoveToPosition",
+      "/viam.component.gripper.v1.GripperService/Grab",
+      "/viam.component.gripper.v1.GripperService/Open",
       "/viam.component.motor.v1.MotorService/GoFor",
       "/viam.component.motor.v1.MotorService/GoTo",
       "/viam.component.motor.v1.MotorService/SetPower",

@@ -10,6 +10,7 @@ import {
   type ConfigIssue,
   type MachineConfig,
   type ModelRegistry,
+  servedApiOf,
   type PlacedResource,
 } from "../../../core/index.js";
 import { REMOTE_APIS } from "../remote/index.js";
@@ -50,12 +51,12 @@ export function checkConfiguredResources(config: MachineConfig, written: unknown
 /** Nothing for a model a configured module declares: that module checks the entry when it runs. */
 function judgeUnknownModel({ config, path }: PlacedResource, registry: ModelRegistry, modules: readonly ConfiguredModule[]): ConfigIssue | undefined {
   const { api, model } = config;
+  const builtIn = () => registry.list().filter((r) => r.api === api).map((r) => r.model.replace(/^rdk:builtin:/, ""));
   if (!REMOTE_APIS.includes(api)) {
-    return {
-      path,
-      message: `model ${model} of API ${api} cannot run: svc does not serve that API (svc-server -dump-resources lists what it has)`,
-      severity: "error",
-    };
+    // An API svc-server serves only through its own models (no module can bring one) is served all the same.
+    const served = servedApiOf(api)?.targets.includes("linux") === true;
+    const why = served ? `it is not built in (${builtIn().join(", ")} are) and modules cannot provide that API` : "svc does not serve that API";
+    return { path, message: `model ${model} of API ${api} cannot run: ${why} (svc-server -dump-resources lists what it has)`, severity: "error" };
   }
   if (modules.some((m) => m.declared.known && m.declared.models.has(modelKey(api, model)))) return undefined;
   const maybe = modules.filter((m) => !m.declared.known).map((m) => JSON.stringify(m.name));
@@ -67,7 +68,6 @@ function judgeUnknownModel({ config, path }: PlacedResource, registry: ModelRegi
       severity: "warning",
     };
   }
-  const builtIn = registry.list().filter((r) => r.api === api).map((r) => r.model.replace(/^rdk:builtin:/, ""));
   const declaring = modules.length === 0 ? "no module is configured" : "no configured module declares it";
-  return { path, message: `model ${model} of API ${api} cannot run: it is not built in (${builtIn.join(", ")} are) and ${declaring}`, severity: "error" };
+  return { path, message: `model ${model} of API ${api} cannot run: it is not built in (${builtIn().join(", ")} are) and ${declaring}`, severity: "error" };
 }

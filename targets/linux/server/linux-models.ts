@@ -1,5 +1,9 @@
 // The models svc-server registers on Linux: the built-in ones (fake boards each on a simulated
 // board of their own, sensors on this machine's serial ports and I2C buses), the fake camera,
+// the fake arm, gripper and gantry,
+// the fake navigation and SLAM services, the fake input controller and vision service, the
+// data manager (rdk:builtin:builtin and fake),
+// the bases (fake, and wheeled over the machine's motors),
 // and the boards on the Linux backends, rdk:builtin:pi (alias `pi`) and rdk:builtin:linux-board,
 // the latter with its pin table in its attributes.
 import {
@@ -11,6 +15,7 @@ import {
   type ModelRegistration,
   type ModelRegistry,
 } from "../../../core/index.js";
+import { fakeBaseModel, wheeledBaseModel } from "../../../core/components/base/index.js";
 import type { IOProvider } from "../../../hal/io.js";
 import {
   genericDefinitionProperties,
@@ -21,6 +26,16 @@ import {
   type LinuxIOOptions,
 } from "../../../hal/linux/index.js";
 import { createSimBoard } from "../../../hal/sim/index.js";
+import { fakeInputControllerModel } from "../../../core/components/input-controller/index.js";
+import {
+  builtinDataManagerModel,
+  builtinNavigationModel,
+  fakeDataManagerModel,
+  fakeNavigationModel,
+  fakeSlamModel,
+  fakeVisionModel,
+} from "../../../core/services/index.js";
+import { fakeArmModel, fakeGantryModel, fakeGripperModel } from "../../../core/components/manipulators/index.js";
 import { fakeCameraModel } from "../camera/index.js";
 
 export interface LinuxModelOptions {
@@ -54,7 +69,22 @@ export function registerLinuxModels(registry: ModelRegistry, options: LinuxModel
     ioForBoard: (config) => createSimBoard({ name: config.name }).io,
     ioForDevices: () => (devices ??= open({}).then((host) => host.io)),
   });
-  const removers = [...linuxBoardModels(options), fakeCameraModel as ModelRegistration].map((model) => registry.register(model));
+  const removers = [
+    ...linuxBoardModels(options),
+    fakeCameraModel as ModelRegistration,
+    fakeArmModel as ModelRegistration,
+    fakeGripperModel as ModelRegistration,
+    fakeGantryModel as ModelRegistration,
+    fakeInputControllerModel as ModelRegistration,
+    fakeVisionModel as ModelRegistration,
+    builtinDataManagerModel as ModelRegistration,
+    fakeDataManagerModel as ModelRegistration,
+    fakeNavigationModel as ModelRegistration,
+    builtinNavigationModel as ModelRegistration,
+    fakeSlamModel as ModelRegistration,
+    fakeBaseModel as ModelRegistration,
+    wheeledBaseModel as ModelRegistration,
+  ].map((model) => registry.register(model));
   return () => {
     removeBuiltins();
     for (const remove of removers) remove();
