@@ -18,6 +18,7 @@ import type { DataManagerService } from "../../proto/gen/service/datamanager/v1/
 import type { VisionService } from "../../proto/gen/service/vision/v1/vision_pb.js";
 import type { NavigationService } from "../../proto/gen/service/navigation/v1/navigation_pb.js";
 import type { SLAMService } from "../../proto/gen/service/slam/v1/slam_pb.js";
+import type { MotionService } from "../../proto/gen/service/motion/v1/motion_pb.js";
 import {
   ARM_API,
   BASE_API,
@@ -30,6 +31,7 @@ import {
   GENERIC_SERVICE_API,
   GRIPPER_API,
   INPUT_CONTROLLER_API,
+  MOTION_API,
   MOTOR_API,
   MOVEMENT_SENSOR_API,
   NAVIGATION_API,
@@ -135,6 +137,7 @@ export const apiTable = {
     targets: ["linux"],
   }),
   slam: linuxRow<typeof SLAMService>({ api: SLAM_API, service: "viam.service.slam.v1.SLAMService", targets: ["linux"] }),
+  motion: linuxRow<typeof MotionService>({ api: MOTION_API, service: "viam.service.motion.v1.MotionService", targets: ["linux"] }),
 };
 
 export type ApiKey = keyof typeof apiTable;

@@ -201,3 +201,23 @@ describe("svc-server -validate on input controllers, vision services and data ma
     ]);
   });
 });
+
+describe("svc-server -validate on motion services", () => {
+  it("says the motion service, as Viam's files write it (no model) and as fake, can run", () => {
+    const file = write("motion.json", {
+      services: [{ name: "builtin", type: "motion" }, { name: "planner", type: "motion", model: "builtin", attributes: { num_threads: 2, log_planner_errors: true } }, { name: "m", type: "motion", model: "fake" }],
+    });
+    expect(validate(file)).toEqual({ code: 0, lines: [`${file}: 0 error(s), 0 warning(s)`] });
+  });
+
+  it("names each bad attribute at its place in the file", () => {
+    const file = write("bad-motion.json", { services: [{ name: "builtin", type: "motion", attributes: { num_threads: -1, log_planner_errors: "yes", plan_file_path: 3 } }] });
+    const { code, lines } = validate(file);
+    expect(code).toBe(1);
+    expect(lines.slice(0, -1)).toEqual([
+      "services[0].attributes.plan_file_path: must be a string",
+      "services[0].attributes.log_planner_errors: must be true or false",
+      "services[0].attributes.num_threads: must be at least 0",
+    ]);
+  });
+});

@@ -23,6 +23,7 @@ import * as auth from "../../proto/gen/proto/rpc/v1/auth_pb.js";
 import * as robot from "../../proto/gen/robot/v1/robot_pb.js";
 import * as dataManager from "../../proto/gen/service/datamanager/v1/data_manager_pb.js";
 import * as genericService from "../../proto/gen/service/generic/v1/generic_pb.js";
+import * as motion from "../../proto/gen/service/motion/v1/motion_pb.js";
 import * as navigation from "../../proto/gen/service/navigation/v1/navigation_pb.js";
 import * as slam from "../../proto/gen/service/slam/v1/slam_pb.js";
 import * as vision from "../../proto/gen/service/vision/v1/vision_pb.js";
@@ -51,6 +52,7 @@ export const generated = {
   robot,
   dataManager,
   genericService,
+  motion,
   navigation,
   slam,
   vision,

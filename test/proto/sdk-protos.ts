@@ -130,6 +130,7 @@ export async function loadSdkServices(): Promise<Map<string, V1Service>> {
       VIAM.GantryClient,
       VIAM.NavigationClient,
       VIAM.SlamClient,
+      VIAM.MotionClient,
     ].map((Client) => serviceOfClient(Client as unknown as ComponentClient)),
     ...(await servicesCalledOnDial()),
   ];

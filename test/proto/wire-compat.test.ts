@@ -68,6 +68,7 @@ describe("the services svc declares", () => {
       "viam.robot.v1.RobotService",
       "viam.service.datamanager.v1.DataManagerService",
       "viam.service.generic.v1.GenericService",
+      "viam.service.motion.v1.MotionService",
       "viam.service.navigation.v1.NavigationService",
       "viam.service.slam.v1.SLAMService",
       "viam.service.vision.v1.VisionService",

@@ -40,7 +40,14 @@ import { ServoService } from "../../../proto/gen/component/servo/v1/servo_pb.js"
 import { GenericService as GenericServiceService } from "../../../proto/gen/service/generic/v1/generic_pb.js";
 import { NavigationService } from "../../../proto/gen/service/navigation/v1/navigation_pb.js";
 import { SLAMService } from "../../../proto/gen/service/slam/v1/slam_pb.js";
-import { createDataManagerService, createNavigationService, createSlamService, createVisionService } from "../../../core/services/index.js";
+import { MotionService } from "../../../proto/gen/service/motion/v1/motion_pb.js";
+import {
+  createDataManagerService,
+  createMotionService,
+  createNavigationService,
+  createSlamService,
+  createVisionService,
+} from "../../../core/services/index.js";
 import { createCameraService } from "../camera/index.js";
 import { createRemoteBoard } from "./remote-board.js";
 import { createRemoteEncoder } from "./remote-encoder.js";
@@ -81,6 +88,7 @@ export const linuxApiTable: { readonly [K in ApisOn<"linux">]: LinuxApiColumns<K
   dataManager: { descriptor: DataManagerService, handlers: createDataManagerService },
   navigation: { descriptor: NavigationService, handlers: createNavigationService },
   slam: { descriptor: SLAMService, handlers: createSlamService },
+  motion: { descriptor: MotionService, handlers: createMotionService },
   base: { descriptor: BaseService, handlers: createBaseService },
 };
 

@@ -31,8 +31,10 @@ export interface LinuxMachineOptions {
 export function createLinuxMachine(options: LinuxMachineOptions): Machine {
   const { logEngine, modules } = options;
   const registry = createModelRegistry();
-  registerLinuxModels(registry);
-  return createMachine({
+  // The motion service reads the frame system of the configuration in force, once it runs.
+  let machine: Machine | undefined;
+  registerLinuxModels(registry, { components: () => machine?.current()?.config.components });
+  machine = createMachine({
     registry,
     logEngine,
     clock: options.clock,
@@ -42,6 +44,7 @@ export function createLinuxMachine(options: LinuxMachineOptions): Machine {
     buildTimeoutMs: options.buildTimeoutMs,
     modules: modules && ((settle) => createModuleManager({ ...modules, registry, logEngine, settle })),
   });
+  return machine;
 }
 
 /** A screen that leaves entries out, its issues after the parse's own. */

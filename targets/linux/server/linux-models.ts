@@ -3,7 +3,7 @@
 // the fake arm, gripper and gantry,
 // the fake navigation and SLAM services, the fake input controller and vision service, the
 // data manager (rdk:builtin:builtin and fake),
-// the bases (fake, and wheeled over the machine's motors),
+// the bases (fake, and wheeled over the machine's motors), the motion service (builtin and fake),
 // and the boards on the Linux backends, rdk:builtin:pi (alias `pi`) and rdk:builtin:linux-board,
 // the latter with its pin table in its attributes.
 import {
@@ -14,6 +14,7 @@ import {
   type ConfigIssue,
   type ModelRegistration,
   type ModelRegistry,
+  type ResourceConfig,
 } from "../../../core/index.js";
 import { fakeBaseModel, wheeledBaseModel } from "../../../core/components/base/index.js";
 import type { IOProvider } from "../../../hal/io.js";
@@ -34,6 +35,7 @@ import {
   fakeNavigationModel,
   fakeSlamModel,
   fakeVisionModel,
+  motionModels,
 } from "../../../core/services/index.js";
 import { fakeArmModel, fakeGantryModel, fakeGripperModel } from "../../../core/components/manipulators/index.js";
 import { fakeCameraModel } from "../camera/index.js";
@@ -41,7 +43,11 @@ import { fakeCameraModel } from "../camera/index.js";
 export interface LinuxModelOptions {
   /** Opens a Linux host; tests give their own sysfs root or libraries through it. */
   openIO?: (options: LinuxIOOptions) => Promise<LinuxHost>;
+  /** The components of the configuration in force, whose frames the motion service reads. None: only the world. */
+  components?: () => readonly ResourceConfig[] | undefined;
 }
+
+const noComponents: readonly ResourceConfig[] = [];
 
 function genericIssues(attributes: Record<string, unknown>, path: string): ConfigIssue[] {
   return parseGenericDefinition(attributes, `${path}.attributes`).issues.map((i) => ({ ...i, severity: "error" as const }));
@@ -84,6 +90,7 @@ export function registerLinuxModels(registry: ModelRegistry, options: LinuxModel
     fakeSlamModel as ModelRegistration,
     fakeBaseModel as ModelRegistration,
     wheeledBaseModel as ModelRegistration,
+    ...motionModels({ components: () => options.components?.() ?? noComponents }),
   ].map((model) => registry.register(model));
   return () => {
     removeBuiltins();

@@ -15,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file common/v1/common.proto.
  */
 export const file_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEg52aWFtLmNvbW1vbi52MSJOCgxSZXNvdXJjZU5hbWUSEQoJbmFtZXNwYWNlGAEgASgJEgwKBHR5cGUYAiABKAkSDwoHc3VidHlwZRgDIAEoCRIMCgRuYW1lGAQgASgJIl0KBFBvc2USCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAESCwoDb194GAQgASgBEgsKA29feRgFIAEoARILCgNvX3oYBiABKAESDQoFdGhldGEYByABKAEiSgoLUG9zZUluRnJhbWUSFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEiIKBHBvc2UYAiABKAsyFC52aWFtLmNvbW1vbi52MS5Qb3NlIkMKC09yaWVudGF0aW9uEgsKA29feBgBIAEoARILCgNvX3kYAiABKAESCwoDb196GAMgASgBEg0KBXRoZXRhGAQgASgBIioKB1ZlY3RvcjMSCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAEiLwoIR2VvUG9pbnQSEAoIbGF0aXR1ZGUYASABKAESEQoJbG9uZ2l0dWRlGAIgASgBIhsKBlNwaGVyZRIRCglyYWRpdXNfbW0YASABKAEiLwoHQ2Fwc3VsZRIRCglyYWRpdXNfbW0YASABKAESEQoJbGVuZ3RoX21tGAIgASgBIjwKEFJlY3Rhbmd1bGFyUHJpc20SKAoHZGltc19tbRgBIAEoCzIXLnZpYW0uY29tbW9uLnYxLlZlY3RvcjMiKgoETWVzaBIUCgxjb250ZW50X3R5cGUYASABKAkSDAoEbWVzaBgCIAEoDCIhCgpQb2ludENsb3VkEhMKC3BvaW50X2Nsb3VkGAEgASgMIq8CCghHZW9tZXRyeRIkCgZjZW50ZXIYASABKAsyFC52aWFtLmNvbW1vbi52MS5Qb3NlEigKBnNwaGVyZRgCIAEoCzIWLnZpYW0uY29tbW9uLnYxLlNwaGVyZUgAEi8KA2JveBgDIAEoCzIgLnZpYW0uY29tbW9uLnYxLlJlY3Rhbmd1bGFyUHJpc21IABIqCgdjYXBzdWxlGAUgASgLMhcudmlhbS5jb21tb24udjEuQ2Fwc3VsZUgAEiQKBG1lc2gYBiABKAsyFC52aWFtLmNvbW1vbi52MS5NZXNoSAASMAoKcG9pbnRjbG91ZBgHIAEoCzIaLnZpYW0uY29tbW9uLnYxLlBvaW50Q2xvdWRIABINCgVsYWJlbBgEIAEoCUIPCg1nZW9tZXRyeV90eXBlIvgBCglUcmFuc2Zvcm0SFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEjsKFnBvc2VfaW5fb2JzZXJ2ZXJfZnJhbWUYAiABKAsyGy52aWFtLmNvbW1vbi52MS5Qb3NlSW5GcmFtZRI2Cg9waHlzaWNhbF9vYmplY3QYAyABKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeUgAiAEBEgwKBHV1aWQYBCABKAwSLgoIbWV0YWRhdGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAGIAQFCEgoQX3BoeXNpY2FsX29iamVjdEILCglfbWV0YWRhdGEiWgoRR2VvbWV0cmllc0luRnJhbWUSFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEiwKCmdlb21ldHJpZXMYAiADKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeSJeChBQb2ludENsb3VkT2JqZWN0EhMKC3BvaW50X2Nsb3VkGAEgASgMEjUKCmdlb21ldHJpZXMYAiABKAsyIS52aWFtLmNvbW1vbi52MS5HZW9tZXRyaWVzSW5GcmFtZSJnCgtHZW9HZW9tZXRyeRIqCghsb2NhdGlvbhgBIAEoCzIYLnZpYW0uY29tbW9uLnYxLkdlb1BvaW50EiwKCmdlb21ldHJpZXMYAiADKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeSJKChBEb0NvbW1hbmRSZXF1ZXN0EgwKBG5hbWUYASABKAkSKAoHY29tbWFuZBgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiPAoRRG9Db21tYW5kUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJKChJHZXRSZWFkaW5nc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRImCgVleHRyYRhjIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiowEKE0dldFJlYWRpbmdzUmVzcG9uc2USQwoIcmVhZGluZ3MYASADKAsyMS52aWFtLmNvbW1vbi52MS5HZXRSZWFkaW5nc1Jlc3BvbnNlLlJlYWRpbmdzRW50cnkaRwoNUmVhZGluZ3NFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWU6AjgBIkwKFEdldEdlb21ldHJpZXNSZXF1ZXN0EgwKBG5hbWUYASABKAkSJgoFZXh0cmEYYyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkUKFUdldEdlb21ldHJpZXNSZXNwb25zZRIsCgpnZW9tZXRyaWVzGAEgAygLMhgudmlhbS5jb21tb24udjEuR2VvbWV0cnkiTAoUR2V0S2luZW1hdGljc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRImCgVleHRyYRhjIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QimwIKFUdldEtpbmVtYXRpY3NSZXNwb25zZRI0CgZmb3JtYXQYASABKA4yJC52aWFtLmNvbW1vbi52MS5LaW5lbWF0aWNzRmlsZUZvcm1hdBIXCg9raW5lbWF0aWNzX2RhdGEYAiABKAwSYAoXbWVzaGVzX2J5X3VyZGZfZmlsZXBhdGgYAyADKAsyPy52aWFtLmNvbW1vbi52MS5HZXRLaW5lbWF0aWNzUmVzcG9uc2UuTWVzaGVzQnlVcmRmRmlsZXBhdGhFbnRyeRpRChlNZXNoZXNCeVVyZGZGaWxlcGF0aEVudHJ5EgsKA2tleRgBIAEoCRIjCgV2YWx1ZRgCIAEoCzIULnZpYW0uY29tbW9uLnYxLk1lc2g6AjgBIkoKEkdldDNETW9kZWxzUmVxdWVzdBIMCgRuYW1lGAEgASgJEiYKBWV4dHJhGGMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKbAQoTR2V0M0RNb2RlbHNSZXNwb25zZRI/CgZtb2RlbHMYASADKAsyLy52aWFtLmNvbW1vbi52MS5HZXQzRE1vZGVsc1Jlc3BvbnNlLk1vZGVsc0VudHJ5GkMKC01vZGVsc0VudHJ5EgsKA2tleRgBIAEoCRIjCgV2YWx1ZRgCIAEoCzIULnZpYW0uY29tbW9uLnYxLk1lc2g6AjgBIlgKEFJlc3BvbnNlTWV0YWRhdGESNAoLY2FwdHVyZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDgoMX2NhcHR1cmVkX2F0Kn8KFEtpbmVtYXRpY3NGaWxlRm9ybWF0EiYKIktJTkVNQVRJQ1NfRklMRV9GT1JNQVRfVU5TUEVDSUZJRUQQABIeChpLSU5FTUFUSUNTX0ZJTEVfRk9STUFUX1NWQRABEh8KG0tJTkVNQVRJQ1NfRklMRV9GT1JNQVRfVVJERhACOmEKGnNhZmV0eV9oZWFydGJlYXRfbW9uaXRvcmVkEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYpJIFIAEoCFIYc2FmZXR5SGVhcnRiZWF0TW9uaXRvcmVkiAEBYgZwcm90bzM", [file_google_protobuf_descriptor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEg52aWFtLmNvbW1vbi52MSJOCgxSZXNvdXJjZU5hbWUSEQoJbmFtZXNwYWNlGAEgASgJEgwKBHR5cGUYAiABKAkSDwoHc3VidHlwZRgDIAEoCRIMCgRuYW1lGAQgASgJIl0KBFBvc2USCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAESCwoDb194GAQgASgBEgsKA29feRgFIAEoARILCgNvX3oYBiABKAESDQoFdGhldGEYByABKAEiSgoLUG9zZUluRnJhbWUSFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEiIKBHBvc2UYAiABKAsyFC52aWFtLmNvbW1vbi52MS5Qb3NlIkMKC09yaWVudGF0aW9uEgsKA29feBgBIAEoARILCgNvX3kYAiABKAESCwoDb196GAMgASgBEg0KBXRoZXRhGAQgASgBIioKB1ZlY3RvcjMSCQoBeBgBIAEoARIJCgF5GAIgASgBEgkKAXoYAyABKAEiLwoIR2VvUG9pbnQSEAoIbGF0aXR1ZGUYASABKAESEQoJbG9uZ2l0dWRlGAIgASgBIhsKBlNwaGVyZRIRCglyYWRpdXNfbW0YASABKAEiLwoHQ2Fwc3VsZRIRCglyYWRpdXNfbW0YASABKAESEQoJbGVuZ3RoX21tGAIgASgBIjwKEFJlY3Rhbmd1bGFyUHJpc20SKAoHZGltc19tbRgBIAEoCzIXLnZpYW0uY29tbW9uLnYxLlZlY3RvcjMiKgoETWVzaBIUCgxjb250ZW50X3R5cGUYASABKAkSDAoEbWVzaBgCIAEoDCIhCgpQb2ludENsb3VkEhMKC3BvaW50X2Nsb3VkGAEgASgMIq8CCghHZW9tZXRyeRIkCgZjZW50ZXIYASABKAsyFC52aWFtLmNvbW1vbi52MS5Qb3NlEigKBnNwaGVyZRgCIAEoCzIWLnZpYW0uY29tbW9uLnYxLlNwaGVyZUgAEi8KA2JveBgDIAEoCzIgLnZpYW0uY29tbW9uLnYxLlJlY3Rhbmd1bGFyUHJpc21IABIqCgdjYXBzdWxlGAUgASgLMhcudmlhbS5jb21tb24udjEuQ2Fwc3VsZUgAEiQKBG1lc2gYBiABKAsyFC52aWFtLmNvbW1vbi52MS5NZXNoSAASMAoKcG9pbnRjbG91ZBgHIAEoCzIaLnZpYW0uY29tbW9uLnYxLlBvaW50Q2xvdWRIABINCgVsYWJlbBgEIAEoCUIPCg1nZW9tZXRyeV90eXBlIvgBCglUcmFuc2Zvcm0SFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEjsKFnBvc2VfaW5fb2JzZXJ2ZXJfZnJhbWUYAiABKAsyGy52aWFtLmNvbW1vbi52MS5Qb3NlSW5GcmFtZRI2Cg9waHlzaWNhbF9vYmplY3QYAyABKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeUgAiAEBEgwKBHV1aWQYBCABKAwSLgoIbWV0YWRhdGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAGIAQFCEgoQX3BoeXNpY2FsX29iamVjdEILCglfbWV0YWRhdGEiWgoRR2VvbWV0cmllc0luRnJhbWUSFwoPcmVmZXJlbmNlX2ZyYW1lGAEgASgJEiwKCmdlb21ldHJpZXMYAiADKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeSJeChBQb2ludENsb3VkT2JqZWN0EhMKC3BvaW50X2Nsb3VkGAEgASgMEjUKCmdlb21ldHJpZXMYAiABKAsyIS52aWFtLmNvbW1vbi52MS5HZW9tZXRyaWVzSW5GcmFtZSJnCgtHZW9HZW9tZXRyeRIqCghsb2NhdGlvbhgBIAEoCzIYLnZpYW0uY29tbW9uLnYxLkdlb1BvaW50EiwKCmdlb21ldHJpZXMYAiADKAsyGC52aWFtLmNvbW1vbi52MS5HZW9tZXRyeSJxCgpXb3JsZFN0YXRlEjQKCW9ic3RhY2xlcxgBIAMoCzIhLnZpYW0uY29tbW9uLnYxLkdlb21ldHJpZXNJbkZyYW1lEi0KCnRyYW5zZm9ybXMYAyADKAsyGS52aWFtLmNvbW1vbi52MS5UcmFuc2Zvcm0iSgoQRG9Db21tYW5kUmVxdWVzdBIMCgRuYW1lGAEgASgJEigKB2NvbW1hbmQYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjwKEURvQ29tbWFuZFJlc3BvbnNlEicKBnJlc3VsdBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiSgoSR2V0UmVhZGluZ3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSJgoFZXh0cmEYYyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IqMBChNHZXRSZWFkaW5nc1Jlc3BvbnNlEkMKCHJlYWRpbmdzGAEgAygLMjEudmlhbS5jb21tb24udjEuR2V0UmVhZGluZ3NSZXNwb25zZS5SZWFkaW5nc0VudHJ5GkcKDVJlYWRpbmdzRW50cnkSCwoDa2V5GAEgASgJEiUKBXZhbHVlGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlOgI4ASJMChRHZXRHZW9tZXRyaWVzUmVxdWVzdBIMCgRuYW1lGAEgASgJEiYKBWV4dHJhGGMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJFChVHZXRHZW9tZXRyaWVzUmVzcG9uc2USLAoKZ2VvbWV0cmllcxgBIAMoCzIYLnZpYW0uY29tbW9uLnYxLkdlb21ldHJ5IkwKFEdldEtpbmVtYXRpY3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSJgoFZXh0cmEYYyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IpsCChVHZXRLaW5lbWF0aWNzUmVzcG9uc2USNAoGZm9ybWF0GAEgASgOMiQudmlhbS5jb21tb24udjEuS2luZW1hdGljc0ZpbGVGb3JtYXQSFwoPa2luZW1hdGljc19kYXRhGAIgASgMEmAKF21lc2hlc19ieV91cmRmX2ZpbGVwYXRoGAMgAygLMj8udmlhbS5jb21tb24udjEuR2V0S2luZW1hdGljc1Jlc3BvbnNlLk1lc2hlc0J5VXJkZkZpbGVwYXRoRW50cnkaUQoZTWVzaGVzQnlVcmRmRmlsZXBhdGhFbnRyeRILCgNrZXkYASABKAkSIwoFdmFsdWUYAiABKAsyFC52aWFtLmNvbW1vbi52MS5NZXNoOgI4ASJKChJHZXQzRE1vZGVsc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRImCgVleHRyYRhjIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QimwEKE0dldDNETW9kZWxzUmVzcG9uc2USPwoGbW9kZWxzGAEgAygLMi8udmlhbS5jb21tb24udjEuR2V0M0RNb2RlbHNSZXNwb25zZS5Nb2RlbHNFbnRyeRpDCgtNb2RlbHNFbnRyeRILCgNrZXkYASABKAkSIwoFdmFsdWUYAiABKAsyFC52aWFtLmNvbW1vbi52MS5NZXNoOgI4ASJYChBSZXNwb25zZU1ldGFkYXRhEjQKC2NhcHR1cmVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBQg4KDF9jYXB0dXJlZF9hdCp/ChRLaW5lbWF0aWNzRmlsZUZvcm1hdBImCiJLSU5FTUFUSUNTX0ZJTEVfRk9STUFUX1VOU1BFQ0lGSUVEEAASHgoaS0lORU1BVElDU19GSUxFX0ZPUk1BVF9TVkEQARIfChtLSU5FTUFUSUNTX0ZJTEVfRk9STUFUX1VSREYQAjphChpzYWZldHlfaGVhcnRiZWF0X21vbml0b3JlZBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGKSSBSABKAhSGHNhZmV0eUhlYXJ0YmVhdE1vbml0b3JlZIgBAWIGcHJvdG8z", [file_google_protobuf_descriptor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * Identifies one resource: "rdk:component:motor/left" is namespace "rdk", type "component",
@@ -478,6 +478,31 @@ export const GeoGeometrySchema: GenMessage<GeoGeometry> = /*@__PURE__*/
   messageDesc(file_common_v1_common, 15);
 
 /**
+ * What a motion plan must know beyond the frame system: obstacles to keep clear of, and frames
+ * added for that request only.
+ *
+ * @generated from message viam.common.v1.WorldState
+ */
+export type WorldState = Message<"viam.common.v1.WorldState"> & {
+  /**
+   * @generated from field: repeated viam.common.v1.GeometriesInFrame obstacles = 1;
+   */
+  obstacles: GeometriesInFrame[];
+
+  /**
+   * @generated from field: repeated viam.common.v1.Transform transforms = 3;
+   */
+  transforms: Transform[];
+};
+
+/**
+ * Describes the message viam.common.v1.WorldState.
+ * Use `create(WorldStateSchema)` to create a new message.
+ */
+export const WorldStateSchema: GenMessage<WorldState> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 16);
+
+/**
  * A free-form command for a resource, answered by a free-form result.
  *
  * @generated from message viam.common.v1.DoCommandRequest
@@ -499,7 +524,7 @@ export type DoCommandRequest = Message<"viam.common.v1.DoCommandRequest"> & {
  * Use `create(DoCommandRequestSchema)` to create a new message.
  */
 export const DoCommandRequestSchema: GenMessage<DoCommandRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 16);
+  messageDesc(file_common_v1_common, 17);
 
 /**
  * @generated from message viam.common.v1.DoCommandResponse
@@ -516,7 +541,7 @@ export type DoCommandResponse = Message<"viam.common.v1.DoCommandResponse"> & {
  * Use `create(DoCommandResponseSchema)` to create a new message.
  */
 export const DoCommandResponseSchema: GenMessage<DoCommandResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 17);
+  messageDesc(file_common_v1_common, 18);
 
 /**
  * @generated from message viam.common.v1.GetReadingsRequest
@@ -538,7 +563,7 @@ export type GetReadingsRequest = Message<"viam.common.v1.GetReadingsRequest"> & 
  * Use `create(GetReadingsRequestSchema)` to create a new message.
  */
 export const GetReadingsRequestSchema: GenMessage<GetReadingsRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 18);
+  messageDesc(file_common_v1_common, 19);
 
 /**
  * @generated from message viam.common.v1.GetReadingsResponse
@@ -555,7 +580,7 @@ export type GetReadingsResponse = Message<"viam.common.v1.GetReadingsResponse"> 
  * Use `create(GetReadingsResponseSchema)` to create a new message.
  */
 export const GetReadingsResponseSchema: GenMessage<GetReadingsResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 19);
+  messageDesc(file_common_v1_common, 20);
 
 /**
  * @generated from message viam.common.v1.GetGeometriesRequest
@@ -577,7 +602,7 @@ export type GetGeometriesRequest = Message<"viam.common.v1.GetGeometriesRequest"
  * Use `create(GetGeometriesRequestSchema)` to create a new message.
  */
 export const GetGeometriesRequestSchema: GenMessage<GetGeometriesRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 20);
+  messageDesc(file_common_v1_common, 21);
 
 /**
  * @generated from message viam.common.v1.GetGeometriesResponse
@@ -594,7 +619,7 @@ export type GetGeometriesResponse = Message<"viam.common.v1.GetGeometriesRespons
  * Use `create(GetGeometriesResponseSchema)` to create a new message.
  */
 export const GetGeometriesResponseSchema: GenMessage<GetGeometriesResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 21);
+  messageDesc(file_common_v1_common, 22);
 
 /**
  * A resource's kinematic chain (an arm's, a gantry's), as a file in one of two formats.
@@ -618,7 +643,7 @@ export type GetKinematicsRequest = Message<"viam.common.v1.GetKinematicsRequest"
  * Use `create(GetKinematicsRequestSchema)` to create a new message.
  */
 export const GetKinematicsRequestSchema: GenMessage<GetKinematicsRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 22);
+  messageDesc(file_common_v1_common, 23);
 
 /**
  * @generated from message viam.common.v1.GetKinematicsResponse
@@ -649,7 +674,7 @@ export type GetKinematicsResponse = Message<"viam.common.v1.GetKinematicsRespons
  * Use `create(GetKinematicsResponseSchema)` to create a new message.
  */
 export const GetKinematicsResponseSchema: GenMessage<GetKinematicsResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 23);
+  messageDesc(file_common_v1_common, 24);
 
 /**
  * The 3D models of a resource's parts, by part name.
@@ -673,7 +698,7 @@ export type Get3DModelsRequest = Message<"viam.common.v1.Get3DModelsRequest"> & 
  * Use `create(Get3DModelsRequestSchema)` to create a new message.
  */
 export const Get3DModelsRequestSchema: GenMessage<Get3DModelsRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 24);
+  messageDesc(file_common_v1_common, 25);
 
 /**
  * @generated from message viam.common.v1.Get3DModelsResponse
@@ -690,7 +715,7 @@ export type Get3DModelsResponse = Message<"viam.common.v1.Get3DModelsResponse"> 
  * Use `create(Get3DModelsResponseSchema)` to create a new message.
  */
 export const Get3DModelsResponseSchema: GenMessage<Get3DModelsResponse> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 25);
+  messageDesc(file_common_v1_common, 26);
 
 /**
  * When the data in an answer was taken (a camera's images).
@@ -709,7 +734,7 @@ export type ResponseMetadata = Message<"viam.common.v1.ResponseMetadata"> & {
  * Use `create(ResponseMetadataSchema)` to create a new message.
  */
 export const ResponseMetadataSchema: GenMessage<ResponseMetadata> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 26);
+  messageDesc(file_common_v1_common, 27);
 
 /**
  * SVA: Viam's JSON of links and joints (spatial vector algebra); URDF: ROS's XML.
