@@ -112,7 +112,7 @@ describe("Viam's builtin navigation, as configurations written for viam-server n
   });
 
   it("keeps waypoints in memory only, and says so for another store", () => {
-    const { issues } = validate({ ...viams, store: { type: "mongodb" } });
+    const { issues = [] } = validate({ ...viams, store: { type: "mongodb" } });
     expect(issues.map((i) => [i.path, i.message])).toEqual([
       ["services[0].attributes.store.type", 'must be "memory": waypoints are kept in memory (found "mongodb")'],
     ]);
@@ -120,6 +120,6 @@ describe("Viam's builtin navigation, as configurations written for viam-server n
 
   it("refuses a geometry whose sizes say no shape", () => {
     const obstacles = [{ location: { latitude: 1, longitude: 2 }, geometries: [{ label: "nothing" }] }];
-    expect(validate({ obstacles }).issues.map((i) => i.path)).toEqual(["services[0].attributes.obstacles[0].geometries[0].type"]);
+    expect((validate({ obstacles }).issues ?? []).map((i) => i.path)).toEqual(["services[0].attributes.obstacles[0].geometries[0].type"]);
   });
 });

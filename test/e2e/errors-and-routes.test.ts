@@ -45,9 +45,9 @@ describe("@grpc/grpc-js", () => {
     expect(unknownMethod?.code).toBe(12);
     expect(unknownMethod?.details).toContain("Calibrate");
 
-    const unknownService = await failure(client.callPath("/viam.service.vision.v1.VisionService/GetDetections", EmptySchema, EmptySchema, {}));
+    const unknownService = await failure(client.callPath("/viam.service.shell.v1.ShellService/Shell", EmptySchema, EmptySchema, {}));
     expect(unknownService).toMatchObject({ code: 12 });
-    expect(unknownService?.details).toContain("viam.service.vision.v1.VisionService");
+    expect(unknownService?.details).toContain("viam.service.shell.v1.ShellService");
   });
 
   it("gets NOT_FOUND for a resource that is not configured, naming it", async () => {

@@ -81,7 +81,7 @@ describe("resources that cannot run", () => {
     const components = [
       sensor("a", { x: 1 }),
       sensor("b", { y: 3 }),
-      { name: "arm1", api: "rdk:component:arm", model: "fake" },
+      { name: "mic1", api: "rdk:component:audio_input", model: "fake" },
       { name: "e", api: SENSOR, model: "acme:demo:thermometer" },
       sensor("f", {}, { depends_on: ["ghost"] }),
       sensor("g", {}, { depends_on: ["twin"] }),
@@ -98,11 +98,11 @@ describe("resources that cannot run", () => {
 
     const named = (resource: string) => engineLines(seen).filter((l) => l.resource === resource).map((l) => [l.level, l.msg]);
     // A wait is said once it outlasts a few seconds (a module may be about to bring the model).
-    for (const waiting of ["rdk:component:arm/arm1", `${SENSOR}/e`, `${SENSOR}/f`]) {
+    for (const waiting of ["rdk:component:audio_input/mic1", `${SENSOR}/e`, `${SENSOR}/f`]) {
       await eventually(() => (named(waiting).length > 0 ? true : undefined), `${waiting} named in the log`);
     }
-    expect(named("rdk:component:arm/arm1")).toEqual([
-      ["warn", "rdk:component:arm/arm1: no model rdk:builtin:fake is registered for API rdk:component:arm; waiting for it to be registered"],
+    expect(named("rdk:component:audio_input/mic1")).toEqual([
+      ["warn", "rdk:component:audio_input/mic1: no model rdk:builtin:fake is registered for API rdk:component:audio_input; waiting for it to be registered"],
     ]);
     expect(named(`${SENSOR}/e`)).toEqual([
       ["warn", `${SENSOR}/e: no model acme:demo:thermometer is registered for API ${SENSOR}; waiting for it to be registered`],

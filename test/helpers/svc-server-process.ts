@@ -27,13 +27,15 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long to wait for "serving ..." on stderr. Default 20 s. */
   startTimeoutMs?: number;
+  /** The configuration file's text as it is (`${NAME}` references and all), instead of `config`; it sets its own bind address. */
+  configText?: string;
 }
 
 export async function startSvcServer(config: Record<string, unknown>, options: StartOptions = {}): Promise<SvcServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), "svc-server-"));
   const configFile = join(dir, "machine.json");
   const network = { bind_address: "localhost:0", ...(config.network as object | undefined) };
-  writeFileSync(configFile, JSON.stringify({ ...config, network }));
+  writeFileSync(configFile, options.configText ?? JSON.stringify({ ...config, network }));
   const child = spawn(process.execPath, [join(distLinux, "svc-server.mjs"), "-config", configFile, ...(options.args ?? [])], {
     stdio: ["ignore", "pipe", "pipe"],
     // Its own temporary folder, so whatever the server makes there (module sockets) goes with it.

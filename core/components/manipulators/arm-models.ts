@@ -23,7 +23,7 @@ const LIMIT = 360;
 export const COLUMN_MM = 300;
 export const LINK_MM = 100;
 
-/** The joint count of each arm Viam's fake arm can stand in for. */
+/** The joint count of each arm Viam's fake arm can stand in for, by its name in lower case (Viam writes "xArm6"). */
 const jointCounts: ReadonlyMap<string, number> = new Map([
   ["ur5e", 6],
   ["ur7e", 6],
@@ -67,6 +67,6 @@ export function simpleChain(name: string, joints: number): KinematicChain {
 /** The chain for an `arm-model` name, or undefined for a name no fake arm stands in for. */
 export function chainOfArmModel(armModel: string): KinematicChain | undefined {
   if (armModel === DEFAULT_ARM_MODEL) return viamFakeChain();
-  const joints = jointCounts.get(armModel);
+  const joints = jointCounts.get(armModel.toLowerCase());
   return joints === undefined ? undefined : simpleChain(armModel, joints);
 }

@@ -84,9 +84,9 @@ export const callCases: WireCase[] = [
       const method = phantomMethod(getReadings, "viam.component.sensor.v1.SensorService", "Calibrate");
       expectStatus(kind, await client.unary({ method, request: { name: "temp" } }), 12,
         "unknown method Calibrate for service viam.component.sensor.v1.SensorService", unknownPath);
-      const service = phantomMethod(getReadings, "viam.service.vision.v1.VisionService", "GetDetections");
+      const service = phantomMethod(getReadings, "viam.service.shell.v1.ShellService", "Shell");
       expectStatus(kind, await client.unary({ method: service, request: { name: "temp" } }), 12,
-        "unknown service viam.service.vision.v1.VisionService", unknownPath);
+        "unknown service viam.service.shell.v1.ShellService", unknownPath);
     },
   },
   {
