@@ -20,6 +20,8 @@ export const DATA_MANAGER_API = "rdk:service:data_manager";
 export const NAVIGATION_API = "rdk:service:navigation";
 export const SLAM_API = "rdk:service:slam";
 export const MOTION_API = "rdk:service:motion";
+export const AUDIO_IN_API = "rdk:component:audio_in";
+export const AUDIO_OUT_API = "rdk:component:audio_out";
 
 export const FAKE_MODEL = "rdk:builtin:fake";
 /** A service's model when its entry names none, as in Viam's configurations. */

@@ -3,6 +3,8 @@
 // and their registration, and the board model hosts register under their own names.
 export {
   ARM_API,
+  AUDIO_IN_API,
+  AUDIO_OUT_API,
   BASE_API,
   BOARD_API,
   CAMERA_API,

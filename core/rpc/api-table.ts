@@ -19,8 +19,12 @@ import type { VisionService } from "../../proto/gen/service/vision/v1/vision_pb.
 import type { NavigationService } from "../../proto/gen/service/navigation/v1/navigation_pb.js";
 import type { SLAMService } from "../../proto/gen/service/slam/v1/slam_pb.js";
 import type { MotionService } from "../../proto/gen/service/motion/v1/motion_pb.js";
+import type { AudioInService } from "../../proto/gen/component/audioin/v1/audioin_pb.js";
+import type { AudioOutService } from "../../proto/gen/component/audioout/v1/audioout_pb.js";
 import {
   ARM_API,
+  AUDIO_IN_API,
+  AUDIO_OUT_API,
   BASE_API,
   BOARD_API,
   CAMERA_API,
@@ -138,6 +142,8 @@ export const apiTable = {
   }),
   slam: linuxRow<typeof SLAMService>({ api: SLAM_API, service: "viam.service.slam.v1.SLAMService", targets: ["linux"] }),
   motion: linuxRow<typeof MotionService>({ api: MOTION_API, service: "viam.service.motion.v1.MotionService", targets: ["linux"] }),
+  audioIn: linuxRow<typeof AudioInService>({ api: AUDIO_IN_API, service: "viam.component.audioin.v1.AudioInService", targets: ["linux"] }),
+  audioOut: linuxRow<typeof AudioOutService>({ api: AUDIO_OUT_API, service: "viam.component.audioout.v1.AudioOutService", targets: ["linux"] }),
 };
 
 export type ApiKey = keyof typeof apiTable;

@@ -221,3 +221,35 @@ describe("svc-server -validate on motion services", () => {
     ]);
   });
 });
+
+describe("svc-server -validate on audio in and audio out", () => {
+  it("says the fakes, as Viam's files write them and with their attributes, can run", () => {
+    const file = write("audio.json", {
+      components: [
+        { name: "audio_in1", type: "audio_in", model: "fake" },
+        { name: "audio_out1", type: "audio_out", model: "fake" },
+        { name: "tone", type: "audio_in", model: "fake", attributes: { sample_rate: 16000, num_channels: 2, frequency_hz: 1000, amplitude: 0.1 } },
+        { name: "speaker", type: "audio_out", model: "fake", attributes: { sample_rate: 48000, num_channels: 0 } },
+      ],
+    });
+    expect(validate(file)).toEqual({ code: 0, lines: [`${file}: 0 error(s), 0 warning(s)`] });
+  });
+
+  it("names each bad attribute at its place in the file", () => {
+    const file = write("bad-audio.json", {
+      components: [
+        { name: "tone", type: "audio_in", model: "fake", attributes: { sample_rate: 8000, num_channels: 1.5, frequency_hz: 4500, amplitude: -0.5 } },
+        { name: "speaker", type: "audio_out", model: "fake", attributes: { sample_rate: 5, num_channels: "two" } },
+      ],
+    });
+    const { code, lines } = validate(file);
+    expect(code).toBe(1);
+    expect(lines.slice(0, -1)).toEqual([
+      "components[0].attributes.num_channels: must be a whole number",
+      "components[0].attributes.frequency_hz: must be at most half the sample rate (4000 Hz at 8000 Hz)",
+      "components[0].attributes.amplitude: must be at least 0",
+      "components[1].attributes.sample_rate: must be 0 (for 44100) or at least 10",
+      "components[1].attributes.num_channels: must be a number",
+    ]);
+  });
+});

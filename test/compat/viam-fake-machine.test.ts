@@ -22,7 +22,7 @@ const env = { SVC_BIND: "localhost:0", ENCODER_RATE_MS: "200", COUNTER_MODULE: e
 const { READY } = VIAM.robotApi.ResourceStatus_State;
 
 const components = [
-  "arm/arm1", "base/base1", "board/board1", "camera/camera1", "encoder/encoder1", "gantry/gantry1",
+  "arm/arm1", "audio_in/audio_in1", "audio_out/audio_out1", "base/base1", "board/board1", "camera/camera1", "encoder/encoder1", "gantry/gantry1",
   "generic/generic1", "gripper/gripper1", "input_controller/input_controller1", "motor/motor1",
   "movement_sensor/movement_sensor1", "sensor/sensor1", "servo/servo1", "sensor/counter1",
 ].map((name) => `rdk:component:${name}`);
@@ -95,6 +95,21 @@ describe("Viam's fake-hardware configuration", () => {
     await pad.triggerEvent(new VIAM.InputControllerEvent({ event: "ButtonPress", control: "ButtonStart", value: 1 }));
     const events = await pad.getEvents();
     expect(events.some((e) => e.control === "ButtonStart" && e.event === "ButtonPress")).toBe(true);
+  });
+
+  it("answers the audio in and audio out clients: what the one records, the other plays", async () => {
+    const chunks: VIAM.AudioChunk[] = [];
+    for await (const chunk of new VIAM.AudioInClient(robot, "audio_in1").getAudio(VIAM.AudioCodec.PCM16, 0.2)) chunks.push(chunk);
+    expect(chunks.map((c) => [c.sequence, c.audioInfo?.codec, c.audioInfo?.sampleRateHz, c.audioData.byteLength])).toEqual([
+      [0, "pcm16", 44100, 8820],
+      [1, "pcm16", 44100, 8820],
+    ]);
+    const speaker = new VIAM.AudioOutClient(robot, "audio_out1");
+    expect((await speaker.getProperties()).supportedCodecs).toEqual(["pcm16"]);
+    for (const chunk of chunks) await speaker.play(chunk.audioData, chunk.audioInfo);
+    const { played } = (await speaker.doCommand(VIAM.Struct.fromJson({ command: "played" }))) as { played: Array<{ frames: number; peak: number }> };
+    expect(played.map((p) => p.frames)).toEqual([4410, 4410]);
+    expect(played.every((p) => p.peak > 0)).toBe(true);
   });
 
   it("answers the navigation, SLAM, vision and data manager clients", async () => {

@@ -5,6 +5,8 @@ import * as appDataSync from "../../proto/gen/app/datasync/v1/data_sync_pb.js";
 import * as appRobot from "../../proto/gen/app/v1/robot_pb.js";
 import * as common from "../../proto/gen/common/v1/common_pb.js";
 import * as arm from "../../proto/gen/component/arm/v1/arm_pb.js";
+import * as audioIn from "../../proto/gen/component/audioin/v1/audioin_pb.js";
+import * as audioOut from "../../proto/gen/component/audioout/v1/audioout_pb.js";
 import * as base from "../../proto/gen/component/base/v1/base_pb.js";
 import * as board from "../../proto/gen/component/board/v1/board_pb.js";
 import * as camera from "../../proto/gen/component/camera/v1/camera_pb.js";
@@ -34,6 +36,8 @@ export const generated = {
   appRobot,
   common,
   arm,
+  audioIn,
+  audioOut,
   base,
   board,
   camera,

@@ -131,6 +131,8 @@ export async function loadSdkServices(): Promise<Map<string, V1Service>> {
       VIAM.NavigationClient,
       VIAM.SlamClient,
       VIAM.MotionClient,
+      VIAM.AudioInClient,
+      VIAM.AudioOutClient,
     ].map((Client) => serviceOfClient(Client as unknown as ComponentClient)),
     ...(await servicesCalledOnDial()),
   ];

@@ -51,6 +51,8 @@ describe("the services svc declares", () => {
       "proto.rpc.v1.AuthService",
       "proto.rpc.v1.ExternalAuthService",
       "viam.component.arm.v1.ArmService",
+      "viam.component.audioin.v1.AudioInService",
+      "viam.component.audioout.v1.AudioOutService",
       "viam.component.base.v1.BaseService",
       "viam.component.board.v1.BoardService",
       "viam.component.camera.v1.CameraService",

@@ -41,6 +41,10 @@ import { GenericService as GenericServiceService } from "../../../proto/gen/serv
 import { NavigationService } from "../../../proto/gen/service/navigation/v1/navigation_pb.js";
 import { SLAMService } from "../../../proto/gen/service/slam/v1/slam_pb.js";
 import { MotionService } from "../../../proto/gen/service/motion/v1/motion_pb.js";
+import { AudioInService } from "../../../proto/gen/component/audioin/v1/audioin_pb.js";
+import { AudioOutService } from "../../../proto/gen/component/audioout/v1/audioout_pb.js";
+import { createAudioInService } from "../../../core/rpc/components/audio-in-service.js";
+import { createAudioOutService } from "../../../core/rpc/components/audio-out-service.js";
 import {
   createDataManagerService,
   createMotionService,
@@ -90,6 +94,8 @@ export const linuxApiTable: { readonly [K in ApisOn<"linux">]: LinuxApiColumns<K
   slam: { descriptor: SLAMService, handlers: createSlamService },
   motion: { descriptor: MotionService, handlers: createMotionService },
   base: { descriptor: BaseService, handlers: createBaseService },
+  audioIn: { descriptor: AudioInService, handlers: createAudioInService },
+  audioOut: { descriptor: AudioOutService, handlers: createAudioOutService },
 };
 
 /** A row svc-server serves, both halves: the core's and Linux's, its handlers from either. */

@@ -4,6 +4,7 @@
 // the fake navigation and SLAM services, the fake input controller and vision service, the
 // data manager (rdk:builtin:builtin and fake),
 // the bases (fake, and wheeled over the machine's motors), the motion service (builtin and fake),
+// the fake audio in and audio out,
 // and the boards on the Linux backends, rdk:builtin:pi (alias `pi`) and rdk:builtin:linux-board,
 // the latter with its pin table in its attributes.
 import {
@@ -39,6 +40,7 @@ import {
 } from "../../../core/services/index.js";
 import { fakeArmModel, fakeGantryModel, fakeGripperModel } from "../../../core/components/manipulators/index.js";
 import { fakeCameraModel } from "../camera/index.js";
+import { fakeAudioInModel, fakeAudioOutModel } from "../../../core/components/audio/index.js";
 
 export interface LinuxModelOptions {
   /** Opens a Linux host; tests give their own sysfs root or libraries through it. */
@@ -90,6 +92,8 @@ export function registerLinuxModels(registry: ModelRegistry, options: LinuxModel
     fakeSlamModel as ModelRegistration,
     fakeBaseModel as ModelRegistration,
     wheeledBaseModel as ModelRegistration,
+    fakeAudioInModel as ModelRegistration,
+    fakeAudioOutModel as ModelRegistration,
     ...motionModels({ components: () => options.components?.() ?? noComponents }),
   ].map((model) => registry.register(model));
   return () => {
