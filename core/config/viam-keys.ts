@@ -3,7 +3,7 @@
 // schema sees it, and where it asks for something (a package, a job, tracing turned on) a warning
 // says, entry by entry, that it is not acted on and why, instead of "unknown key". What only
 // describes the configuration (its revision) goes quietly.
-import { isRecord, type Segment } from "./data-path.js";
+import { hasOwn, isRecord, type Segment } from "./data-path.js";
 import type { IssueList } from "./issue-list.js";
 
 interface Unserved {
@@ -46,7 +46,7 @@ export function screenViamKeys(data: Record<string, unknown>, issues: IssueList)
 
 function screen(object: Record<string, unknown>, at: Segment[], keys: readonly Unserved[], issues: IssueList): void {
   for (const { key, why, idle } of keys) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
+    if (!hasOwn(object, key)) continue;
     const value = object[key];
     delete object[key];
     if (why === undefined || idle?.(value) === true) continue;

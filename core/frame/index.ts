@@ -7,7 +7,7 @@ export { composePoses, IDENTITY_POSE, invertPose, poseFromWire, poseToWire } fro
 export type { Pose, WirePose } from "./pose.js";
 export { axisAngleOf, eulerAnglesOf, fromEulerAngles, fromOrientationVector, orientationKeys, orientationVectorOf, rotationOf } from "./orientation.js";
 export type { OrientationType, OrientationValue, OrientationVector } from "./orientation.js";
-export { conjugate, IDENTITY_ROTATION, multiply, normalize, rotate } from "./quaternion.js";
+export { conjugate, IDENTITY_ROTATION, multiply, normalize, rotate, unitVector, Z_AXIS } from "./quaternion.js";
 export type { Quaternion, Vector3 } from "./quaternion.js";
 export { readFrameConfig } from "./frame-config.js";
 export { frameSystemOf, type FramedResource } from "./configured-frames.js";

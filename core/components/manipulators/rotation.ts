@@ -1,6 +1,8 @@
 // Rotations in three dimensions as 3x3 matrices, and the few operations kinematics needs: turning
 // about an axis, composing, applying, and the rotation vector (axis times angle) that measures
-// how far one orientation is from another.
+// how far one orientation is from another; and the way to and from the frame system's unit
+// quaternions, which own the conventions of Viam's orientations.
+import type { Quaternion } from "../../frame/index.js";
 
 export type Vec3 = readonly [number, number, number];
 
@@ -74,4 +76,38 @@ export function rotationVector(r: Rotation): Vec3 {
   const sign = skew[i]! < 0 ? -1 : 1;
   const unit: Vec3 = [axis[0]!, axis[1]!, axis[2]!];
   return scale(unit, (sign * angle) / norm(unit));
+}
+
+// Entries this close to zero are rounding left by the quaternion's half angles: made exactly zero,
+// an axis-aligned rotation stays exact (and a frame pointing straight up reads 0, not -0).
+const ROUNDING = 1e-15;
+const exact = (v: number) => (Math.abs(v) < ROUNDING ? 0 : v);
+
+/** The matrix of a unit quaternion. */
+export function matrixOfQuaternion({ w, x, y, z }: Quaternion): Rotation {
+  const m = [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ].map(exact);
+  return m as unknown as Rotation;
+}
+
+/** The unit quaternion of a rotation matrix (from its largest diagonal term, for precision). */
+export function quaternionOfMatrix(r: Rotation): Quaternion {
+  const trace = r[0] + r[4] + r[8];
+  if (trace > 0) {
+    const s = 2 * Math.sqrt(trace + 1);
+    return { w: s / 4, x: (r[7] - r[5]) / s, y: (r[2] - r[6]) / s, z: (r[3] - r[1]) / s };
+  }
+  if (r[0] > r[4] && r[0] > r[8]) {
+    const s = 2 * Math.sqrt(1 + r[0] - r[4] - r[8]);
+    return { w: (r[7] - r[5]) / s, x: s / 4, y: (r[1] + r[3]) / s, z: (r[2] + r[6]) / s };
+  }
+  if (r[4] > r[8]) {
+    const s = 2 * Math.sqrt(1 + r[4] - r[0] - r[8]);
+    return { w: (r[2] - r[6]) / s, x: (r[1] + r[3]) / s, y: s / 4, z: (r[5] + r[7]) / s };
+  }
+  const s = 2 * Math.sqrt(1 + r[8] - r[0] - r[4]);
+  return { w: (r[3] - r[1]) / s, x: (r[2] + r[6]) / s, y: (r[5] + r[7]) / s, z: s / 4 };
 }

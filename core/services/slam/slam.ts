@@ -1,17 +1,10 @@
 // The SLAM service API: where the machine is in the map it builds, the map as a PCD point cloud,
 // the algorithm's internal state, and how it maps.
 import type { Commandable } from "../../components/index.js";
+import type { WirePose } from "../../frame/index.js";
 
 /** Millimetres, and an orientation vector with theta in degrees. */
-export interface Pose {
-  x: number;
-  y: number;
-  z: number;
-  oX: number;
-  oY: number;
-  oZ: number;
-  theta: number;
-}
+export type Pose = WirePose;
 
 /** New map, localizing on a map made before, or adding to one. */
 export type MappingMode = "create_new_map" | "localize_only" | "update_existing_map";
