@@ -249,11 +249,13 @@ describe("a kill -9 during install and activate", () => {
     const calibration = await runChild((lines) => (lines.length >= 5 ? 0 : undefined));
     const times = calibration.filter((l) => l.includes("installing")).map((l) => Number(l.split(" ")[0]));
     const cycleMs = (times[times.length - 1]! - times[0]!) / (times.length - 1);
-    // Kills spread over one and a half cycles, swept again (on a busy machine timings drift) until
-    // some landed half-way through unpacking and several versions became current.
+    // Kills spread over one and a half cycles, swept again until some landed half-way through
+    // unpacking and several versions became current. On a busy machine a cycle takes longer than
+    // the calibration said, so each further sweep spreads the kills over twice the time.
     const rounds = 24;
     for (let round = 0; round < rounds * 4 && (round < rounds || midInstall === 0 || seen.size <= 2); round++) {
-      const delayMs = (cycleMs * 1.5 * (round % rounds)) / rounds;
+      const spread = cycleMs * 1.5 * 2 ** Math.floor(round / rounds);
+      const delayMs = (spread * (round % rounds)) / rounds;
       await runChild((lines) => (lines.some((l) => l.startsWith("installing")) ? delayMs : undefined));
       const current = await store.current();
       expect(current, `round ${round}`).toBeDefined();
