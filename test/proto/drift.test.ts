@@ -36,6 +36,7 @@ describe("proto/gen", () => {
     const sources = [
       ...filesUnder(join(root, "proto/viam")),
       ...filesUnder(join(root, "proto/goutils")),
+      ...filesUnder(join(root, "proto/svc")).map((f) => join("svc", f)),
     ].filter((f) => f.endsWith(".proto"));
     expect(generated).toEqual(sources.map((f) => f.replace(/\.proto$/, "_pb.ts")).sort());
     for (const file of generated) {
@@ -44,7 +45,7 @@ describe("proto/gen", () => {
   });
 
   it("comes from sources without HTTP annotations", () => {
-    const sources = [join(root, "proto/viam"), join(root, "proto/goutils")].flatMap((dir) =>
+    const sources = [join(root, "proto/viam"), join(root, "proto/goutils"), join(root, "proto/svc")].flatMap((dir) =>
       filesUnder(dir).map((f) => readFileSync(join(dir, f), "utf8")),
     );
     for (const text of sources) expect(text).not.toMatch(/google\/api|google\.api/);

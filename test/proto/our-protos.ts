@@ -1,7 +1,9 @@
 // Every generated file of proto/gen, and the services they declare.
 import type { DescFile, DescService } from "@bufbuild/protobuf";
+import * as appAgent from "../../proto/gen/app/agent/v1/agent_pb.js";
 import * as appData from "../../proto/gen/app/data/v1/data_pb.js";
 import * as appDataSync from "../../proto/gen/app/datasync/v1/data_sync_pb.js";
+import * as app from "../../proto/gen/app/v1/app_pb.js";
 import * as appRobot from "../../proto/gen/app/v1/robot_pb.js";
 import * as common from "../../proto/gen/common/v1/common_pb.js";
 import * as arm from "../../proto/gen/component/arm/v1/arm_pb.js";
@@ -29,10 +31,13 @@ import * as motion from "../../proto/gen/service/motion/v1/motion_pb.js";
 import * as navigation from "../../proto/gen/service/navigation/v1/navigation_pb.js";
 import * as slam from "../../proto/gen/service/slam/v1/slam_pb.js";
 import * as vision from "../../proto/gen/service/vision/v1/vision_pb.js";
+import * as cloud from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 
 export const generated = {
+  appAgent,
   appData,
   appDataSync,
+  app,
   appRobot,
   common,
   arm,
@@ -60,6 +65,7 @@ export const generated = {
   navigation,
   slam,
   vision,
+  cloud,
 };
 
 function isDesc<K extends string>(value: unknown, kind: K): value is { kind: K } {

@@ -1,6 +1,7 @@
 // The official SDK's own service definitions (protobuf-es v1 runtime objects), reached through
 // its public ESM entry: component services through their clients, RobotService and AuthService
-// through a real dial over a transport that records the service of every call.
+// through a real dial, and the cloud's AppService and DataSyncService through the app client's
+// calls, each over a transport that records the service of every call.
 import * as VIAM from "@viamrobotics/sdk";
 import { vi } from "vitest";
 
@@ -107,6 +108,33 @@ async function servicesCalledOnDial(): Promise<V1Service[]> {
   return [...seen.values()];
 }
 
+/** Calls the app client's organisations and data upload over a recording transport; returns their services. */
+async function servicesOfAppClient(): Promise<V1Service[]> {
+  const seen = new Map<string, V1Service>();
+  const transport = {
+    async unary(service: V1Service, method: V1Method) {
+      seen.set(service.typeName, service);
+      return { stream: false, service, method, header: new Headers(), trailer: new Headers(), message: new method.O({}) };
+    },
+    async stream() {
+      throw new Error("not used by the calls made here");
+    },
+  };
+  Reflect.set(globalThis, "VIAM", { GRPC_TRANSPORT_FACTORY: () => transport });
+  try {
+    // An access token needs no Authenticate call, so nothing but the two calls below is sent.
+    const client = await VIAM.createViamClient({
+      serviceHost: "http://localhost:1",
+      credentials: { type: "access-token", payload: "token" },
+    });
+    await client.appClient.listOrganizations();
+    await client.dataClient.tabularDataCaptureUpload([], "part", "sensor", "sensor1", "Readings", [], []);
+  } finally {
+    Reflect.deleteProperty(globalThis, "VIAM");
+  }
+  return [...seen.values()];
+}
+
 /** Every service definition the SDK exposes that svc also declares, keyed by full name. */
 export async function loadSdkServices(): Promise<Map<string, V1Service>> {
   const services: V1Service[] = [
@@ -135,6 +163,7 @@ export async function loadSdkServices(): Promise<Map<string, V1Service>> {
       VIAM.AudioOutClient,
     ].map((Client) => serviceOfClient(Client as unknown as ComponentClient)),
     ...(await servicesCalledOnDial()),
+    ...(await servicesOfAppClient()),
   ];
   return new Map(services.map((service) => [service.typeName, service]));
 }
@@ -144,3 +173,11 @@ export const sdkMessages = {
   componentConfig: VIAM.appRobotApi.ComponentConfig as unknown as V1MessageType,
   resourceRpcSubtype: VIAM.robotApi.ResourceRPCSubtype as unknown as V1MessageType,
 };
+
+/**
+ * The device side of the cloud's viam.app.v1 robot API: the SDK exports its messages (by local
+ * name) but ships no runtime definition of the service itself.
+ */
+export function sdkAppRobotMessage(localName: string): V1MessageType | undefined {
+  return (VIAM.appRobotApi as unknown as Record<string, V1MessageType | undefined>)[localName];
+}

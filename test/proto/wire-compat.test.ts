@@ -1,13 +1,11 @@
 // Our .proto files against the official SDK: every service svc declares must look, on the wire
 // and in JSON, exactly like the SDK's service of the same name.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { getOption, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generated, ourServices } from "./our-protos.js";
+import { declaredMethods, expectAsDeclared, requestsAndResponses, sdkDeclarations } from "./sdk-declarations.js";
 import { loadSdkServices, sdkMessages, v1MethodKinds, type V1Method, type V1Service } from "./sdk-protos.js";
-import { shapeRecord, shapesOfV1, shapesOfV2, type FieldShape, type TypeShape } from "./wire-shape.js";
+import { shapeRecord, shapesOfV1, shapesOfV2 } from "./wire-shape.js";
 
 const robotCalls = [
   "GetOperations",
@@ -26,12 +24,61 @@ const robotCalls = [
   "TransformPose",
 ];
 
+// The cloud's user side: the AppService calls svc-cloud answers.
+const appCalls = [
+  "ListOrganizations",
+  "GetOrganization",
+  "ListOrganizationMembers",
+  "CreateOrganizationInvite",
+  "CreateLocation",
+  "GetLocation",
+  "ListLocations",
+  "GetRobot",
+  "GetRobotParts",
+  "GetRobotPart",
+  "GetRobotPartLogs",
+  "TailRobotPartLogs",
+  "GetRobotPartHistory",
+  "UpdateRobotPart",
+  "NewRobotPart",
+  "DeleteRobotPart",
+  "GetRobotAPIKeys",
+  "MarkPartForRestart",
+  "ListRobots",
+  "NewRobot",
+  "UpdateRobot",
+  "DeleteRobot",
+  "ListFragments",
+  "GetFragment",
+  "CreateFragment",
+  "UpdateFragment",
+  "DeleteFragment",
+  "ListMachineSummaries",
+  "CreateKey",
+  "DeleteKey",
+  "ListKeys",
+];
+
+// Services svc declares only some calls of: each declared call must be the SDK's, the rest are left out.
+const declaredInPart: Record<string, string[]> = {
+  "viam.robot.v1.RobotService": robotCalls,
+  "viam.app.v1.AppService": appCalls,
+  "viam.app.datasync.v1.DataSyncService": ["FileUpload"],
+};
+
 // Calls of the SDK's services svc does not declare: RenderFrame answers a google.api.HttpBody,
 // a type of the HTTP annotations the sources leave out (GetImage and GetImages serve images).
 const notDeclared: Record<string, string[]> = { "viam.component.camera.v1.CameraService": ["RenderFrame"] };
 
-// The SDK ships no runtime definition of these two; they are checked another way below.
-const notInSdkRuntime = ["proto.rpc.v1.ExternalAuthService", "viam.module.v1.ModuleService"];
+// The SDK ships no runtime definition of these; they are checked another way below (svc's own
+// CloudService has no counterpart at all).
+const notInSdkRuntime = [
+  "proto.rpc.v1.ExternalAuthService",
+  "viam.module.v1.ModuleService",
+  "viam.app.v1.RobotService",
+  "viam.app.agent.v1.AgentDeviceService",
+  "svc.cloud.v1.CloudService",
+];
 
 const sharedWithSdk = ourServices.filter((s) => !notInSdkRuntime.includes(s.typeName));
 
@@ -46,10 +93,15 @@ beforeAll(async () => {
 });
 
 describe("the services svc declares", () => {
-  it("are the machine, auth, module, component and generic service APIs", () => {
+  it("are the machine, auth, module, component, generic service and cloud APIs", () => {
     expect(ourServices.map((s) => s.typeName).sort()).toEqual([
       "proto.rpc.v1.AuthService",
       "proto.rpc.v1.ExternalAuthService",
+      "svc.cloud.v1.CloudService",
+      "viam.app.agent.v1.AgentDeviceService",
+      "viam.app.datasync.v1.DataSyncService",
+      "viam.app.v1.AppService",
+      "viam.app.v1.RobotService",
       "viam.component.arm.v1.ArmService",
       "viam.component.audioin.v1.AudioInService",
       "viam.component.audioout.v1.AudioOutService",
@@ -77,12 +129,14 @@ describe("the services svc declares", () => {
     ]);
   });
 
-  it("each have a twin in the SDK, except the two it ships no runtime definition for", () => {
+  it("each have a twin in the SDK, except those it ships no runtime definition for", () => {
     for (const service of sharedWithSdk) expect(sdk.has(service.typeName), service.typeName).toBe(true);
   });
 
-  it("leave out the RobotService calls svc does not answer", () => {
+  it("leave out the calls svc does not answer", () => {
     expect(generated.robot.RobotService.methods.map((m) => m.name)).toEqual(robotCalls);
+    expect(generated.app.AppService.methods.map((m) => m.name)).toEqual(appCalls);
+    expect(generated.appDataSync.DataSyncService.methods.map((m) => m.name)).toEqual(["FileUpload"]);
   });
 });
 
@@ -90,7 +144,7 @@ describe.each(sharedWithSdk.map((s): [string, DescService] => [s.typeName, s]))(
   it("has the SDK's methods, with the same streaming kinds and message types", () => {
     const theirs = sdk.get(typeName)!;
     const names = ours.methods.map((m) => m.name);
-    if (typeName === "viam.robot.v1.RobotService") {
+    if (declaredInPart[typeName]) {
       for (const name of names) expect(sdkMethod(theirs, name), name).toBeDefined();
     } else {
       const left = notDeclared[typeName] ?? [];
@@ -138,36 +192,13 @@ describe("viam.module.v1.ModuleService", () => {
 
 // The SDK declares ExternalAuthService only in its type declarations (generated from the same
 // protos): read the field lines there.
-function declaredMessages(text: string): Map<string, FieldShape[]> {
-  const messages = new Map<string, FieldShape[]>();
-  let current: FieldShape[] | undefined;
-  for (const line of text.split("\n")) {
-    const message = /@generated from message (\S+)/.exec(line);
-    if (message) messages.set(message[1]!, (current = []));
-    const field = /@generated from field: (\S+) (\w+) = (\d+);/.exec(line);
-    if (field && current) {
-      current.push({ number: Number(field[3]), name: field[2]!, jsonName: "", label: "single", type: field[1]!, oneof: undefined });
-    }
-  }
-  return messages;
-}
-
 describe("proto.rpc.v1.ExternalAuthService", () => {
-  const sdkRoot = dirname(createRequire(import.meta.url).resolve("@viamrobotics/sdk"));
-  const declarations = (file: string) => readFileSync(join(sdkRoot, "gen/proto/rpc/v1", file), "utf8");
-
   it("matches the SDK's declared service and messages", () => {
-    const connect = declarations("auth_connect.d.ts");
-    expect(connect).toMatch(/typeName: "proto\.rpc\.v1\.ExternalAuthService"[\s\S]*name: "AuthenticateTo"[\s\S]*MethodKind\.Unary/);
     const service = generated.auth.ExternalAuthService;
-    expect(service.methods.map((m) => [m.name, m.methodKind])).toEqual([["AuthenticateTo", "unary"]]);
-
-    const declared = declaredMessages(declarations("auth_pb.d.ts"));
-    for (const message of [service.methods[0]!.input, service.methods[0]!.output]) {
-      const shape = shapesOfV2([message]).get(message.typeName) as Extract<TypeShape, { kind: "message" }>;
-      const fields = shape.fields.map((f) => ({ ...f, jsonName: "" }));
-      expect(fields, message.typeName).toEqual(declared.get(message.typeName));
-    }
+    const methods = declaredMethods(sdkDeclarations("proto/rpc/v1/auth_connect.d.ts"), service.typeName);
+    expect(service.methods.map((m) => [m.name, m.methodKind])).toEqual(methods);
+    expect(methods).toEqual([["AuthenticateTo", "unary"]]);
+    expectAsDeclared(requestsAndResponses(service), ["proto/rpc/v1/auth_pb.d.ts"]);
   });
 });
 
