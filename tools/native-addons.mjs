@@ -27,6 +27,12 @@ export const ADDONS = [
     load: () => require("@serialport/bindings-cpp").autoDetect().list,
   },
   {
+    name: "better-sqlite3",
+    build: "own",
+    system: "g++, make and python3",
+    load: () => new (require("better-sqlite3"))(":memory:").close(),
+  },
+  {
     name: "@agoric/xsnap",
     build: "own",
     system: "gcc and make",

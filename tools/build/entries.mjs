@@ -3,6 +3,7 @@ export const linuxEntries = {
   "svc-server": "targets/linux/server/main.ts",
   "svc-agent": "targets/linux/agent/main.ts",
   "svc-hal-conformance": "tools/hal-conformance/main.ts",
+  "svc-cloud": "targets/cloud/main.ts",
   // The module SDK, the runtime of the package's `svc/module-sdk` export.
   "module-sdk": "targets/linux/module-sdk/index.ts",
 };
@@ -26,5 +27,6 @@ export const nativeExternals = [
   "@serialport/*",
   "node-datachannel",
   "dbus-next",
+  "better-sqlite3",
   "@roamhq/wrtc",
 ];

@@ -1,0 +1,70 @@
+// svc-cloud's command line: a command (serve when none is given) and its flags. Each command takes
+// only the flags it uses; an unknown flag or a missing value is an error naming it.
+import { parseArgs } from "node:util";
+
+export const DEFAULT_LISTEN = "localhost:8090";
+export const DEFAULT_DATA_DIR = ".svc-cloud";
+
+export const usage = `usage:
+  svc-cloud [serve] [--data DIR] [--listen HOST:PORT] [--public-url URL]
+                    [--tls-cert FILE --tls-key FILE] [--insecure]
+  svc-cloud init [--data DIR] [--email E --password P]
+  svc-cloud machine create --name NAME [--location ID] [--data DIR]`;
+
+const flagSets = {
+  serve: {
+    data: { type: "string" },
+    listen: { type: "string" },
+    "public-url": { type: "string" },
+    "tls-cert": { type: "string" },
+    "tls-key": { type: "string" },
+    insecure: { type: "boolean" },
+  },
+  init: { data: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
+  "machine create": { data: { type: "string" }, name: { type: "string" }, location: { type: "string" } },
+} as const;
+
+export type CommandName = keyof typeof flagSets;
+
+export interface CommandLine {
+  command: CommandName;
+  flags: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export class CommandLineError extends Error {}
+
+/** The command and its flags; CommandLineError says what is wrong. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const [first, second] = argv;
+  let command: CommandName = "serve";
+  let rest = argv;
+  if (first === "machine") {
+    if (second !== "create") throw new CommandLineError(`unknown command "machine ${second ?? ""}" (svc-cloud machine create --name NAME)`);
+    command = "machine create";
+    rest = argv.slice(2);
+  } else if (first !== undefined && !first.startsWith("-")) {
+    if (!(first in flagSets)) throw new CommandLineError(`unknown command "${first}"`);
+    command = first as CommandName;
+    rest = argv.slice(1);
+  }
+  try {
+    const parsed = parseArgs({ args: [...rest], options: flagSets[command], allowPositionals: false, strict: true });
+    return { command, flags: parsed.values as CommandLine["flags"], positionals: parsed.positionals };
+  } catch (thrown) {
+    throw new CommandLineError((thrown as Error).message);
+  }
+}
+
+/** "HOST:PORT" (or "[v6]:PORT"), checked. */
+export function parseListen(text: string): { host: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(text);
+  const port = match === null ? NaN : Number(match[2]);
+  if (match === null || port > 65535) throw new CommandLineError(`--listen ${text}: expected HOST:PORT, e.g. localhost:8090`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
+}
+
+/** Whether connections to `host` can only come from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

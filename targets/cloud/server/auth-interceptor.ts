@@ -1,0 +1,23 @@
+// Every call but the sign-in itself carries a Bearer token: the interceptor verifies it, looks its
+// principal up as the store has it now and puts it in the call's context. A call without one, with
+// a bad one, or whose key was revoked is refused before any handler runs.
+import type { Interceptor } from "@connectrpc/connect";
+import { Code, SvcError } from "../../../core/index.js";
+import { resolvePrincipal } from "../auth/resolve-principal.js";
+import { principalKey } from "./caller.js";
+import type { CloudContext } from "./cloud-context.js";
+
+/** Methods anyone may call, by "package.Service/Method". */
+const PUBLIC_METHODS = new Set(["proto.rpc.v1.AuthService/Authenticate"]);
+
+export function createAuthInterceptor(context: CloudContext): Interceptor {
+  return (next) => async (req) => {
+    if (PUBLIC_METHODS.has(`${req.service.typeName}/${req.method.name}`)) return next(req);
+    const header = req.header.get("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (match === null) throw new SvcError(Code.Unauthenticated, "this call needs an access token (Authorization: Bearer ...)");
+    const subject = await context.issuer.verify(match[1]!);
+    req.contextValues.set(principalKey, await resolvePrincipal(context.store, subject));
+    return next(req);
+  };
+}

@@ -1,0 +1,21 @@
+// What every part of svc-cloud's API is handed: the store, the clock, the token issuer, the
+// sign-in limiter and where svc-cloud is reached. Built once at start-up; nothing in it changes
+// per call.
+import type { Clock } from "../../../core/index.js";
+import type { LoginLimiter } from "../auth/login-limiter.js";
+import type { TokenIssuer } from "../auth/token-issuer.js";
+import type { RevisionBus } from "../fleet/revision-bus.js";
+import type { Store } from "../storage/open-store.js";
+
+export interface CloudContext {
+  store: Store;
+  clock: Clock;
+  issuer: TokenIssuer;
+  limiter: LoginLimiter;
+  /** New revisions of parts' configs, as they are made. */
+  revisions: RevisionBus;
+  /** The address machines and people use to reach svc-cloud (`--public-url`). */
+  publicUrl: string;
+  /** The data folder (`--data`): the store and what svc-cloud keeps beside it. */
+  dataDir: string;
+}

@@ -1,0 +1,38 @@
+// The plain HTTP routes svc-cloud serves beside its RPCs (the installer's credentials file, the CA
+// certificate, later the web app), matched by method and exact path. Anything else is a 404 with a
+// JSON body saying so.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import type { CloudContext } from "./cloud-context.js";
+
+export type HttpRequest = IncomingMessage | Http2ServerRequest;
+/** A response as connect's fallback hands it over (its `write` typed loosely). */
+export type HttpResponse = (Omit<ServerResponse, "write"> | Omit<Http2ServerResponse, "write">) & { write(chunk: string | Uint8Array): boolean };
+
+export interface HttpRoute {
+  method: "GET" | "POST";
+  path: string;
+  handle(req: HttpRequest, res: HttpResponse, url: URL, context: CloudContext): Promise<void>;
+}
+
+export function sendJson(res: HttpResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  (res as ServerResponse).writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function createHttpFallback(routes: readonly HttpRoute[], context: CloudContext, log: (line: string) => void) {
+  return (req: HttpRequest, res: HttpResponse): void => {
+    const url = new URL(req.url ?? "/", "http://svc-cloud");
+    const route = routes.find((r) => r.path === url.pathname && r.method === req.method);
+    if (route === undefined) {
+      sendJson(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
+      return;
+    }
+    route.handle(req, res, url, context).catch((thrown: unknown) => {
+      log(`svc-cloud: ${req.method} ${url.pathname} failed: ${(thrown as Error)?.stack ?? String(thrown)}`);
+      if (!res.headersSent) sendJson(res, 500, { error: "internal error" });
+      else res.end();
+    });
+  };
+}

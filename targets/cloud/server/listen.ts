@@ -1,0 +1,87 @@
+// svc-cloud's one port. With TLS, ALPN tells HTTP/2 (machines, gRPC) from HTTP/1.1 (browsers and
+// the official SDK's gRPC-web). Without TLS the first bytes tell them apart: an HTTP/2 client opens
+// with a fixed preface no HTTP/1 request line shares, so the connection is handed to the right
+// server with the bytes it has already sent put back.
+import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { createSecureServer, createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
+
+export type RequestHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  tls?: { cert: Buffer; key: Buffer };
+  handler: RequestHandler;
+}
+
+export interface Listening {
+  readonly host: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+/** How long a connection may take to send its first bytes, and a request its headers. */
+const FIRST_BYTES_MS = 10_000;
+const h2Settings = { maxConcurrentStreams: 256 };
+
+export async function listen(options: ListenOptions): Promise<Listening> {
+  const sockets = new Set<Socket>();
+  const server = options.tls === undefined ? cleartextServer(options.handler) : tlsServer(options);
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    host: options.host,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+function tlsServer(options: ListenOptions): Server {
+  const server = createSecureServer({ ...options.tls!, allowHTTP1: true, settings: h2Settings }, options.handler);
+  return server as unknown as Server;
+}
+
+function cleartextServer(handler: RequestHandler): Server {
+  const h2 = createHttp2Server({ settings: h2Settings }, handler);
+  const h1 = createHttp1Server({ headersTimeout: FIRST_BYTES_MS, requestTimeout: 60_000 }, handler);
+  return createNetServer((socket) => {
+    let seen = Buffer.alloc(0);
+    const timer = setTimeout(() => socket.destroy(), FIRST_BYTES_MS);
+    const onData = (chunk: Buffer) => {
+      seen = Buffer.concat([seen, chunk]);
+      const n = Math.min(seen.length, PREFACE.length);
+      const isH2 = seen.subarray(0, n).equals(PREFACE.subarray(0, n));
+      if (isH2 && seen.length < PREFACE.length) return;
+      socket.off("data", onData);
+      clearTimeout(timer);
+      socket.pause();
+      socket.unshift(seen);
+      if (isH2) {
+        h2.emit("connection", socket);
+        return;
+      }
+      h1.emit("connection", socket);
+      // The HTTP/1.1 parser reads the socket natively; resuming lets the bytes put back reach it.
+      socket.resume();
+    };
+    socket.on("data", onData);
+    socket.once("close", () => clearTimeout(timer));
+    socket.on("error", () => socket.destroy());
+  });
+}

@@ -1,0 +1,86 @@
+// svc-cloud as a running service: opens the store, makes the token issuer and serves the API and
+// the HTTP routes on one port until closed.
+import { createContextValues } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Clock } from "../../core/index.js";
+import { httpRoutes, registerApi } from "./api/index.js";
+import { createLoginLimiter } from "./auth/login-limiter.js";
+import { createTokenIssuer } from "./auth/token-issuer.js";
+import { createRevisionBus } from "./fleet/revision-bus.js";
+import { openStore, type Store } from "./storage/open-store.js";
+import { createAuthInterceptor } from "./server/auth-interceptor.js";
+import { peerAddressKey } from "./server/caller.js";
+import type { CloudContext } from "./server/cloud-context.js";
+import { createErrorInterceptor } from "./server/error-interceptor.js";
+import { createHttpFallback } from "./server/http-routes.js";
+import { listen, type Listening, type RequestHandler } from "./server/listen.js";
+import { writeSetting } from "./storage/settings.js";
+
+export interface CloudServerOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** The address machines and people use (`--public-url`); by default the listening address. */
+  publicUrl?: string;
+  tls?: { cert: Buffer; key: Buffer };
+  clock: Clock;
+  log: (line: string) => void;
+}
+
+export interface CloudServer {
+  readonly port: number;
+  readonly context: CloudContext;
+  close(): Promise<void>;
+}
+
+/** The largest request or answer message, in bytes: a whole machine config fits with room to spare. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** How long an access token is valid. */
+const TOKEN_LIFETIME_MS = 60 * 60_000;
+
+export async function startCloudServer(options: CloudServerOptions): Promise<CloudServer> {
+  const store = await openStore(options.dataDir);
+  let listening: Listening | undefined;
+  try {
+    // The port is known once listening (a test asks for port 0); the handler follows at once.
+    let handler: RequestHandler = (_req, res) => {
+      res.statusCode = 503;
+      res.end();
+    };
+    listening = await listen({ host: options.host, port: options.port, tls: options.tls, handler: (req, res) => handler(req, res) });
+    const publicUrl = options.publicUrl ?? listeningUrl(options.host, listening.port, options.tls !== undefined);
+    const context: CloudContext = {
+      store,
+      clock: options.clock,
+      issuer: createTokenIssuer({ store, clock: options.clock, lifetimeMs: TOKEN_LIFETIME_MS, audience: "svc-cloud" }),
+      limiter: createLoginLimiter(options.clock),
+      revisions: createRevisionBus(),
+      publicUrl,
+      dataDir: options.dataDir,
+    };
+    await writeSetting(store.db, "public_url", publicUrl);
+    handler = connectNodeAdapter({
+      routes: (router) => registerApi(router, context),
+      interceptors: [createErrorInterceptor(options.log), createAuthInterceptor(context)],
+      contextValues: (req) => createContextValues().set(peerAddressKey, req.socket?.remoteAddress ?? ""),
+      readMaxBytes: MAX_MESSAGE_BYTES,
+      writeMaxBytes: MAX_MESSAGE_BYTES,
+      fallback: createHttpFallback(httpRoutes(), context, options.log),
+    });
+    const open = listening;
+    return { port: open.port, context, close: () => closeAll(open, store) };
+  } catch (thrown) {
+    await listening?.close();
+    await store.close();
+    throw thrown;
+  }
+}
+
+async function closeAll(listening: Listening, store: Store): Promise<void> {
+  await listening.close();
+  await store.close();
+}
+
+function listeningUrl(host: string, port: number, tls: boolean): string {
+  return `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
