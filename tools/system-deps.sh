@@ -6,7 +6,8 @@
 #
 # runtime: libgpiod-dev, the GPIO backend's addon (node-libgpiod) builds against it.
 # test: systemd (systemd-analyze verifies the units svc writes); openssl (TLS test
-# certificates); socat (serial tests over a pty pair); qemu-system-x86, linux-image-amd64,
+# certificates, and verifying the ones svc-cloud issues); socat (serial tests over a pty pair);
+# qemu-system-x86, linux-image-amd64,
 # busybox-static (the I2C tests against the kernel's i2c-stub in a small guest); network-manager,
 # dbus, iproute2, dnsmasq-base (the agent's network tests against a real NetworkManager on a
 # private bus in network namespaces); chromium (pages in a headless browser); bind9-dnsutils (dig

@@ -13,3 +13,6 @@ export { jsonSyntaxProblem } from "./json-syntax.js";
 export { MAX_CONFIG_CHARACTERS, MAX_CONFIG_DEPTH } from "./config-limits.js";
 /** The log rule patterns a configuration may write, and their matchers. */
 export { compileLogPattern, logPatternProblem } from "./log-pattern.js";
+/** Go-style durations ("10s", "1m30s") in milliseconds; a process entry's stop signal by any of its spellings. */
+export { parseDuration } from "./duration.js";
+export { stopSignalNamed } from "./processes.js";

@@ -5,7 +5,7 @@
 import type { ProcessConfig, ProcessStopSignal } from "./types.js";
 import type { ValidatedProcess } from "./validated.js";
 import type { IssueList } from "./issue-list.js";
-import type { Segment } from "./data-path.js";
+import { hasOwn, type Segment } from "./data-path.js";
 import { parseDuration } from "./duration.js";
 
 // Viam's defaults: SIGTERM, and 10 s between it and SIGKILL; nothing shorter than 100 ms.
@@ -24,6 +24,11 @@ const spellings: Array<[ProcessStopSignal, string[]]> = [
   ["SIGTERM", ["TERM", "terminated", "terminate", "15"]],
 ];
 for (const [signal, others] of spellings) for (const name of [signal, ...others]) signalNames[name] = signal;
+
+/** The signal a process entry's `stop_signal` names in any of Viam's spellings; undefined for "" or an unknown one. */
+export function stopSignalNamed(text: string): ProcessStopSignal | undefined {
+  return hasOwn(signalNames, text) ? signalNames[text] : undefined;
+}
 
 export function buildProcesses(
   entries: ValidatedProcess[],

@@ -117,10 +117,12 @@ describe("viam.app.agent.v1.AgentDeviceService", () => {
 });
 
 describe("svc.cloud.v1.CloudService", () => {
-  it("pushes revision notices to a machine and answers everything else once", () => {
+  it("pushes revision notices to a machine, streams uploaded files back and answers everything else once", () => {
     const calls = cloud.CloudService.methods.map((m) => [m.name, m.methodKind]);
     expect(calls).toEqual([
       ["WatchRevisions", "server_streaming"],
+      ["ListFiles", "unary"],
+      ["DownloadFile", "server_streaming"],
       ...[
         "RestoreRobotPartRevision",
         "AddUser",

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file svc/cloud/v1/cloud.proto.
  */
 export const file_svc_cloud_v1_cloud: GenFile = /*@__PURE__*/
-  fileDesc("ChhzdmMvY2xvdWQvdjEvY2xvdWQucHJvdG8SDHN2Yy5jbG91ZC52MSIoChVXYXRjaFJldmlzaW9uc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJdCg5SZXZpc2lvbk5vdGljZRIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkQKH1Jlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlcXVlc3QSDwoHcGFydF9pZBgBIAEoCRIQCghyZXZpc2lvbhgCIAEoCSJICiBSZXN0b3JlUm9ib3RQYXJ0UmV2aXNpb25SZXNwb25zZRIkCgRwYXJ0GAEgASgLMhYudmlhbS5hcHAudjEuUm9ib3RQYXJ0InMKBFVzZXISCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSIAoEcm9sZRgDIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlEi4KCmNyZWF0ZWRfb24YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKDkFkZFVzZXJSZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRIgCgRyb2xlGAQgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUiMwoPQWRkVXNlclJlc3BvbnNlEiAKBHVzZXIYASABKAsyEi5zdmMuY2xvdWQudjEuVXNlciJcCg5TZXRSb2xlUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIgCgRyb2xlGAMgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUiMwoPU2V0Um9sZVJlc3BvbnNlEiAKBHVzZXIYASABKAsyEi5zdmMuY2xvdWQudjEuVXNlciIrChBMaXN0VXNlcnNSZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCSI2ChFMaXN0VXNlcnNSZXNwb25zZRIhCgV1c2VycxgBIAMoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIsIBCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgCIAEoCRINCgVlbWFpbBgDIAEoCRIgCgRyb2xlGAQgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUSLgoKY3JlYXRlZF9vbhgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19vbhgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiYwoXQ3JlYXRlSW52aXRhdGlvblJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEiAKBHJvbGUYAyABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSJXChhDcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USLAoKaW52aXRhdGlvbhgBIAEoCzIYLnN2Yy5jbG91ZC52MS5JbnZpdGF0aW9uEg0KBXRva2VuGAIgASgJIkwKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhUKCHBhc3N3b3JkGAIgASgJSACIAQFCCwoJX3Bhc3N3b3JkIlUKGEFjY2VwdEludml0YXRpb25SZXNwb25zZRIgCgR1c2VyGAEgASgLMhIuc3ZjLmNsb3VkLnYxLlVzZXISFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJIpYBCgdSZWxlYXNlEg8KB3Byb2R1Y3QYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIQCghwbGF0Zm9ybRgDIAEoCRILCgN1cmwYBCABKAkSDgoGc2hhMjU2GAUgASgJEgwKBHNpemUYBiABKAMSLAoIYWRkZWRfb24YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjkKB0NoYW5uZWwSDwoHcHJvZHVjdBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAkiNwoTTGlzdFJlbGVhc2VzUmVxdWVzdBIUCgdwcm9kdWN0GAEgASgJSACIAQFCCgoIX3Byb2R1Y3QiaAoUTGlzdFJlbGVhc2VzUmVzcG9uc2USJwoIcmVsZWFzZXMYASADKAsyFS5zdmMuY2xvdWQudjEuUmVsZWFzZRInCghjaGFubmVscxgCIAMoCzIVLnN2Yy5jbG91ZC52MS5DaGFubmVsIkYKEVNldENoYW5uZWxSZXF1ZXN0Eg8KB3Byb2R1Y3QYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJIjwKElNldENoYW5uZWxSZXNwb25zZRImCgdjaGFubmVsGAEgASgLMhUuc3ZjLmNsb3VkLnYxLkNoYW5uZWwqUAoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDgoKUk9MRV9PV05FUhABEhEKDVJPTEVfT1BFUkFUT1IQAhIPCgtST0xFX1ZJRVdFUhADMqwGCgxDbG91ZFNlcnZpY2USVQoOV2F0Y2hSZXZpc2lvbnMSIy5zdmMuY2xvdWQudjEuV2F0Y2hSZXZpc2lvbnNSZXF1ZXN0Ghwuc3ZjLmNsb3VkLnYxLlJldmlzaW9uTm90aWNlMAESeQoYUmVzdG9yZVJvYm90UGFydFJldmlzaW9uEi0uc3ZjLmNsb3VkLnYxLlJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlcXVlc3QaLi5zdmMuY2xvdWQudjEuUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USRgoHQWRkVXNlchIcLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVzcG9uc2USRgoHU2V0Um9sZRIcLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVzcG9uc2USTAoJTGlzdFVzZXJzEh4uc3ZjLmNsb3VkLnYxLkxpc3RVc2Vyc1JlcXVlc3QaHy5zdmMuY2xvdWQudjEuTGlzdFVzZXJzUmVzcG9uc2USYQoQQ3JlYXRlSW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USYQoQQWNjZXB0SW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USVQoMTGlzdFJlbGVhc2VzEiEuc3ZjLmNsb3VkLnYxLkxpc3RSZWxlYXNlc1JlcXVlc3QaIi5zdmMuY2xvdWQudjEuTGlzdFJlbGVhc2VzUmVzcG9uc2USTwoKU2V0Q2hhbm5lbBIfLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVxdWVzdBogLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVzcG9uc2ViBnByb3RvMw", [file_app_v1_app, file_google_protobuf_timestamp]);
+  fileDesc("ChhzdmMvY2xvdWQvdjEvY2xvdWQucHJvdG8SDHN2Yy5jbG91ZC52MSIoChVXYXRjaFJldmlzaW9uc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJdCg5SZXZpc2lvbk5vdGljZRIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqUBCgxVcGxvYWRlZEZpbGUSCgoCaWQYASABKAkSDwoHcGFydF9pZBgCIAEoCRIRCglmaWxlX25hbWUYAyABKAkSFgoOZmlsZV9leHRlbnNpb24YBCABKAkSDAoEc2l6ZRgFIAEoAxIOCgZzaGEyNTYYBiABKAkSLwoLdXBsb2FkZWRfb24YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKEExpc3RGaWxlc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSI+ChFMaXN0RmlsZXNSZXNwb25zZRIpCgVmaWxlcxgBIAMoCzIaLnN2Yy5jbG91ZC52MS5VcGxvYWRlZEZpbGUiNwoTRG93bmxvYWRGaWxlUmVxdWVzdBIPCgdwYXJ0X2lkGAEgASgJEg8KB2ZpbGVfaWQYAiABKAkiTgoURG93bmxvYWRGaWxlUmVzcG9uc2USKAoEZmlsZRgBIAEoCzIaLnN2Yy5jbG91ZC52MS5VcGxvYWRlZEZpbGUSDAoEZGF0YRgCIAEoDCJECh9SZXN0b3JlUm9ib3RQYXJ0UmV2aXNpb25SZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSEAoIcmV2aXNpb24YAiABKAkiSAogUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USJAoEcGFydBgBIAEoCzIWLnZpYW0uYXBwLnYxLlJvYm90UGFydCJzCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiAKBHJvbGUYAyABKA4yEi5zdmMuY2xvdWQudjEuUm9sZRIuCgpjcmVhdGVkX29uGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJsCg5BZGRVc2VyUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSIAoEcm9sZRgEIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIjMKD0FkZFVzZXJSZXNwb25zZRIgCgR1c2VyGAEgASgLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiXAoOU2V0Um9sZVJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSIAoEcm9sZRgDIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIjMKD1NldFJvbGVSZXNwb25zZRIgCgR1c2VyGAEgASgLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiKwoQTGlzdFVzZXJzUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkiNgoRTGlzdFVzZXJzUmVzcG9uc2USIQoFdXNlcnMYASADKAsyEi5zdmMuY2xvdWQudjEuVXNlciLCAQoKSW52aXRhdGlvbhIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDQoFZW1haWwYAyABKAkSIAoEcm9sZRgEIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlEi4KCmNyZWF0ZWRfb24YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfb24YBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImMKF0NyZWF0ZUludml0YXRpb25SZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIgCgRyb2xlGAMgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUiVwoYQ3JlYXRlSW52aXRhdGlvblJlc3BvbnNlEiwKCmludml0YXRpb24YASABKAsyGC5zdmMuY2xvdWQudjEuSW52aXRhdGlvbhINCgV0b2tlbhgCIAEoCSJMChdBY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIVCghwYXNzd29yZBgCIAEoCUgAiAEBQgsKCV9wYXNzd29yZCJVChhBY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyEhcKD29yZ2FuaXphdGlvbl9pZBgCIAEoCSKWAQoHUmVsZWFzZRIPCgdwcm9kdWN0GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSEAoIcGxhdGZvcm0YAyABKAkSCwoDdXJsGAQgASgJEg4KBnNoYTI1NhgFIAEoCRIMCgRzaXplGAYgASgDEiwKCGFkZGVkX29uGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI5CgdDaGFubmVsEg8KB3Byb2R1Y3QYASABKAkSDAoEbmFtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJIjcKE0xpc3RSZWxlYXNlc1JlcXVlc3QSFAoHcHJvZHVjdBgBIAEoCUgAiAEBQgoKCF9wcm9kdWN0ImgKFExpc3RSZWxlYXNlc1Jlc3BvbnNlEicKCHJlbGVhc2VzGAEgAygLMhUuc3ZjLmNsb3VkLnYxLlJlbGVhc2USJwoIY2hhbm5lbHMYAiADKAsyFS5zdmMuY2xvdWQudjEuQ2hhbm5lbCJGChFTZXRDaGFubmVsUmVxdWVzdBIPCgdwcm9kdWN0GAEgASgJEg8KB2NoYW5uZWwYAiABKAkSDwoHdmVyc2lvbhgDIAEoCSI8ChJTZXRDaGFubmVsUmVzcG9uc2USJgoHY2hhbm5lbBgBIAEoCzIVLnN2Yy5jbG91ZC52MS5DaGFubmVsKlAKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg4KClJPTEVfT1dORVIQARIRCg1ST0xFX09QRVJBVE9SEAISDwoLUk9MRV9WSUVXRVIQAzLTBwoMQ2xvdWRTZXJ2aWNlElUKDldhdGNoUmV2aXNpb25zEiMuc3ZjLmNsb3VkLnYxLldhdGNoUmV2aXNpb25zUmVxdWVzdBocLnN2Yy5jbG91ZC52MS5SZXZpc2lvbk5vdGljZTABEkwKCUxpc3RGaWxlcxIeLnN2Yy5jbG91ZC52MS5MaXN0RmlsZXNSZXF1ZXN0Gh8uc3ZjLmNsb3VkLnYxLkxpc3RGaWxlc1Jlc3BvbnNlElcKDERvd25sb2FkRmlsZRIhLnN2Yy5jbG91ZC52MS5Eb3dubG9hZEZpbGVSZXF1ZXN0GiIuc3ZjLmNsb3VkLnYxLkRvd25sb2FkRmlsZVJlc3BvbnNlMAESeQoYUmVzdG9yZVJvYm90UGFydFJldmlzaW9uEi0uc3ZjLmNsb3VkLnYxLlJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlcXVlc3QaLi5zdmMuY2xvdWQudjEuUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USRgoHQWRkVXNlchIcLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVzcG9uc2USRgoHU2V0Um9sZRIcLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVzcG9uc2USTAoJTGlzdFVzZXJzEh4uc3ZjLmNsb3VkLnYxLkxpc3RVc2Vyc1JlcXVlc3QaHy5zdmMuY2xvdWQudjEuTGlzdFVzZXJzUmVzcG9uc2USYQoQQ3JlYXRlSW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USYQoQQWNjZXB0SW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USVQoMTGlzdFJlbGVhc2VzEiEuc3ZjLmNsb3VkLnYxLkxpc3RSZWxlYXNlc1JlcXVlc3QaIi5zdmMuY2xvdWQudjEuTGlzdFJlbGVhc2VzUmVzcG9uc2USTwoKU2V0Q2hhbm5lbBIfLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVxdWVzdBogLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVzcG9uc2ViBnByb3RvMw", [file_app_v1_app, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message svc.cloud.v1.WatchRevisionsRequest
@@ -69,6 +69,137 @@ export const RevisionNoticeSchema: GenMessage<RevisionNotice> = /*@__PURE__*/
   messageDesc(file_svc_cloud_v1_cloud, 1);
 
 /**
+ * @generated from message svc.cloud.v1.UploadedFile
+ */
+export type UploadedFile = Message<"svc.cloud.v1.UploadedFile"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string part_id = 2;
+   */
+  partId: string;
+
+  /**
+   * As the uploader named it (never used as a path).
+   *
+   * @generated from field: string file_name = 3;
+   */
+  fileName: string;
+
+  /**
+   * @generated from field: string file_extension = 4;
+   */
+  fileExtension: string;
+
+  /**
+   * @generated from field: int64 size = 5;
+   */
+  size: bigint;
+
+  /**
+   * Hex SHA-256 of the content.
+   *
+   * @generated from field: string sha256 = 6;
+   */
+  sha256: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp uploaded_on = 7;
+   */
+  uploadedOn?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.cloud.v1.UploadedFile.
+ * Use `create(UploadedFileSchema)` to create a new message.
+ */
+export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 2);
+
+/**
+ * @generated from message svc.cloud.v1.ListFilesRequest
+ */
+export type ListFilesRequest = Message<"svc.cloud.v1.ListFilesRequest"> & {
+  /**
+   * @generated from field: string part_id = 1;
+   */
+  partId: string;
+};
+
+/**
+ * Describes the message svc.cloud.v1.ListFilesRequest.
+ * Use `create(ListFilesRequestSchema)` to create a new message.
+ */
+export const ListFilesRequestSchema: GenMessage<ListFilesRequest> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 3);
+
+/**
+ * @generated from message svc.cloud.v1.ListFilesResponse
+ */
+export type ListFilesResponse = Message<"svc.cloud.v1.ListFilesResponse"> & {
+  /**
+   * @generated from field: repeated svc.cloud.v1.UploadedFile files = 1;
+   */
+  files: UploadedFile[];
+};
+
+/**
+ * Describes the message svc.cloud.v1.ListFilesResponse.
+ * Use `create(ListFilesResponseSchema)` to create a new message.
+ */
+export const ListFilesResponseSchema: GenMessage<ListFilesResponse> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 4);
+
+/**
+ * @generated from message svc.cloud.v1.DownloadFileRequest
+ */
+export type DownloadFileRequest = Message<"svc.cloud.v1.DownloadFileRequest"> & {
+  /**
+   * @generated from field: string part_id = 1;
+   */
+  partId: string;
+
+  /**
+   * @generated from field: string file_id = 2;
+   */
+  fileId: string;
+};
+
+/**
+ * Describes the message svc.cloud.v1.DownloadFileRequest.
+ * Use `create(DownloadFileRequestSchema)` to create a new message.
+ */
+export const DownloadFileRequestSchema: GenMessage<DownloadFileRequest> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 5);
+
+/**
+ * The first message carries `file`; every message after it a chunk of the content.
+ *
+ * @generated from message svc.cloud.v1.DownloadFileResponse
+ */
+export type DownloadFileResponse = Message<"svc.cloud.v1.DownloadFileResponse"> & {
+  /**
+   * @generated from field: svc.cloud.v1.UploadedFile file = 1;
+   */
+  file?: UploadedFile | undefined;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message svc.cloud.v1.DownloadFileResponse.
+ * Use `create(DownloadFileResponseSchema)` to create a new message.
+ */
+export const DownloadFileResponseSchema: GenMessage<DownloadFileResponse> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 6);
+
+/**
  * Makes a new revision equal to an earlier one; history is never rewritten.
  *
  * @generated from message svc.cloud.v1.RestoreRobotPartRevisionRequest
@@ -90,7 +221,7 @@ export type RestoreRobotPartRevisionRequest = Message<"svc.cloud.v1.RestoreRobot
  * Use `create(RestoreRobotPartRevisionRequestSchema)` to create a new message.
  */
 export const RestoreRobotPartRevisionRequestSchema: GenMessage<RestoreRobotPartRevisionRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 2);
+  messageDesc(file_svc_cloud_v1_cloud, 7);
 
 /**
  * @generated from message svc.cloud.v1.RestoreRobotPartRevisionResponse
@@ -107,7 +238,7 @@ export type RestoreRobotPartRevisionResponse = Message<"svc.cloud.v1.RestoreRobo
  * Use `create(RestoreRobotPartRevisionResponseSchema)` to create a new message.
  */
 export const RestoreRobotPartRevisionResponseSchema: GenMessage<RestoreRobotPartRevisionResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 3);
+  messageDesc(file_svc_cloud_v1_cloud, 8);
 
 /**
  * A user as a member of one organisation; role is theirs there.
@@ -141,7 +272,7 @@ export type User = Message<"svc.cloud.v1.User"> & {
  * Use `create(UserSchema)` to create a new message.
  */
 export const UserSchema: GenMessage<User> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 4);
+  messageDesc(file_svc_cloud_v1_cloud, 9);
 
 /**
  * @generated from message svc.cloud.v1.AddUserRequest
@@ -175,7 +306,7 @@ export type AddUserRequest = Message<"svc.cloud.v1.AddUserRequest"> & {
  * Use `create(AddUserRequestSchema)` to create a new message.
  */
 export const AddUserRequestSchema: GenMessage<AddUserRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 5);
+  messageDesc(file_svc_cloud_v1_cloud, 10);
 
 /**
  * @generated from message svc.cloud.v1.AddUserResponse
@@ -192,7 +323,7 @@ export type AddUserResponse = Message<"svc.cloud.v1.AddUserResponse"> & {
  * Use `create(AddUserResponseSchema)` to create a new message.
  */
 export const AddUserResponseSchema: GenMessage<AddUserResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 6);
+  messageDesc(file_svc_cloud_v1_cloud, 11);
 
 /**
  * @generated from message svc.cloud.v1.SetRoleRequest
@@ -219,7 +350,7 @@ export type SetRoleRequest = Message<"svc.cloud.v1.SetRoleRequest"> & {
  * Use `create(SetRoleRequestSchema)` to create a new message.
  */
 export const SetRoleRequestSchema: GenMessage<SetRoleRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 7);
+  messageDesc(file_svc_cloud_v1_cloud, 12);
 
 /**
  * @generated from message svc.cloud.v1.SetRoleResponse
@@ -236,7 +367,7 @@ export type SetRoleResponse = Message<"svc.cloud.v1.SetRoleResponse"> & {
  * Use `create(SetRoleResponseSchema)` to create a new message.
  */
 export const SetRoleResponseSchema: GenMessage<SetRoleResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 8);
+  messageDesc(file_svc_cloud_v1_cloud, 13);
 
 /**
  * @generated from message svc.cloud.v1.ListUsersRequest
@@ -253,7 +384,7 @@ export type ListUsersRequest = Message<"svc.cloud.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 9);
+  messageDesc(file_svc_cloud_v1_cloud, 14);
 
 /**
  * @generated from message svc.cloud.v1.ListUsersResponse
@@ -270,7 +401,7 @@ export type ListUsersResponse = Message<"svc.cloud.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 10);
+  messageDesc(file_svc_cloud_v1_cloud, 15);
 
 /**
  * @generated from message svc.cloud.v1.Invitation
@@ -312,7 +443,7 @@ export type Invitation = Message<"svc.cloud.v1.Invitation"> & {
  * Use `create(InvitationSchema)` to create a new message.
  */
 export const InvitationSchema: GenMessage<Invitation> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 11);
+  messageDesc(file_svc_cloud_v1_cloud, 16);
 
 /**
  * @generated from message svc.cloud.v1.CreateInvitationRequest
@@ -339,7 +470,7 @@ export type CreateInvitationRequest = Message<"svc.cloud.v1.CreateInvitationRequ
  * Use `create(CreateInvitationRequestSchema)` to create a new message.
  */
 export const CreateInvitationRequestSchema: GenMessage<CreateInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 12);
+  messageDesc(file_svc_cloud_v1_cloud, 17);
 
 /**
  * The token is shown here once and kept only as a hash.
@@ -363,7 +494,7 @@ export type CreateInvitationResponse = Message<"svc.cloud.v1.CreateInvitationRes
  * Use `create(CreateInvitationResponseSchema)` to create a new message.
  */
 export const CreateInvitationResponseSchema: GenMessage<CreateInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 13);
+  messageDesc(file_svc_cloud_v1_cloud, 18);
 
 /**
  * @generated from message svc.cloud.v1.AcceptInvitationRequest
@@ -387,7 +518,7 @@ export type AcceptInvitationRequest = Message<"svc.cloud.v1.AcceptInvitationRequ
  * Use `create(AcceptInvitationRequestSchema)` to create a new message.
  */
 export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 14);
+  messageDesc(file_svc_cloud_v1_cloud, 19);
 
 /**
  * @generated from message svc.cloud.v1.AcceptInvitationResponse
@@ -409,7 +540,7 @@ export type AcceptInvitationResponse = Message<"svc.cloud.v1.AcceptInvitationRes
  * Use `create(AcceptInvitationResponseSchema)` to create a new message.
  */
 export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 15);
+  messageDesc(file_svc_cloud_v1_cloud, 20);
 
 /**
  * @generated from message svc.cloud.v1.Release
@@ -462,7 +593,7 @@ export type Release = Message<"svc.cloud.v1.Release"> & {
  * Use `create(ReleaseSchema)` to create a new message.
  */
 export const ReleaseSchema: GenMessage<Release> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 16);
+  messageDesc(file_svc_cloud_v1_cloud, 21);
 
 /**
  * @generated from message svc.cloud.v1.Channel
@@ -489,7 +620,7 @@ export type Channel = Message<"svc.cloud.v1.Channel"> & {
  * Use `create(ChannelSchema)` to create a new message.
  */
 export const ChannelSchema: GenMessage<Channel> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 17);
+  messageDesc(file_svc_cloud_v1_cloud, 22);
 
 /**
  * @generated from message svc.cloud.v1.ListReleasesRequest
@@ -508,7 +639,7 @@ export type ListReleasesRequest = Message<"svc.cloud.v1.ListReleasesRequest"> & 
  * Use `create(ListReleasesRequestSchema)` to create a new message.
  */
 export const ListReleasesRequestSchema: GenMessage<ListReleasesRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 18);
+  messageDesc(file_svc_cloud_v1_cloud, 23);
 
 /**
  * @generated from message svc.cloud.v1.ListReleasesResponse
@@ -530,7 +661,7 @@ export type ListReleasesResponse = Message<"svc.cloud.v1.ListReleasesResponse"> 
  * Use `create(ListReleasesResponseSchema)` to create a new message.
  */
 export const ListReleasesResponseSchema: GenMessage<ListReleasesResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 19);
+  messageDesc(file_svc_cloud_v1_cloud, 24);
 
 /**
  * @generated from message svc.cloud.v1.SetChannelRequest
@@ -557,7 +688,7 @@ export type SetChannelRequest = Message<"svc.cloud.v1.SetChannelRequest"> & {
  * Use `create(SetChannelRequestSchema)` to create a new message.
  */
 export const SetChannelRequestSchema: GenMessage<SetChannelRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 20);
+  messageDesc(file_svc_cloud_v1_cloud, 25);
 
 /**
  * @generated from message svc.cloud.v1.SetChannelResponse
@@ -574,7 +705,7 @@ export type SetChannelResponse = Message<"svc.cloud.v1.SetChannelResponse"> & {
  * Use `create(SetChannelResponseSchema)` to create a new message.
  */
 export const SetChannelResponseSchema: GenMessage<SetChannelResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 21);
+  messageDesc(file_svc_cloud_v1_cloud, 26);
 
 /**
  * Owners manage users and keys; operators edit machines; viewers read.
@@ -623,6 +754,25 @@ export const CloudService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchRevisionsRequestSchema;
     output: typeof RevisionNoticeSchema;
+  },
+  /**
+   * Files a part uploaded (DataSyncService.FileUpload), for people with viewer or more and the
+   * part's own key: the list, newest first, and one file's bytes in chunks.
+   *
+   * @generated from rpc svc.cloud.v1.CloudService.ListFiles
+   */
+  listFiles: {
+    methodKind: "unary";
+    input: typeof ListFilesRequestSchema;
+    output: typeof ListFilesResponseSchema;
+  },
+  /**
+   * @generated from rpc svc.cloud.v1.CloudService.DownloadFile
+   */
+  downloadFile: {
+    methodKind: "server_streaming";
+    input: typeof DownloadFileRequestSchema;
+    output: typeof DownloadFileResponseSchema;
   },
   /**
    * User side.

@@ -1,0 +1,110 @@
+// Files parts upload: `viam.app.datasync.v1.DataSyncService.FileUpload` (a client stream: the
+// metadata first, then the content in chunks) keeps each file per part; svc's own
+// `CloudService.ListFiles` and `DownloadFile` give them back to people with the viewer role or
+// more and to the part's own key. A part uploads to itself only; a file past MAX_FILE_BYTES, a
+// stream without its metadata first, or one the client abandons leaves nothing behind.
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { Code, SvcError } from "../../../core/index.js";
+import type { DataSyncService, FileUploadRequest } from "../../../proto/gen/app/datasync/v1/data_sync_pb.js";
+import type { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { requireDevicePart, requirePartRole } from "../auth/access.js";
+import { callerOf } from "../server/caller.js";
+import type { CloudContext } from "../server/cloud-context.js";
+import { createFileWriter, findPartFile, listPartFiles, readPartFile, recordFile, type FileWriter } from "../storage/part-files.js";
+import { newId } from "../storage/secrets.js";
+import type { PartFilesTable, PartsTable } from "../storage/tables.js";
+
+/** How many uploads one part may have open at once. */
+export const MAX_UPLOADS_PER_PART = 4;
+const MAX_NAME_CHARACTERS = 255;
+const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
+
+function wireFile(row: PartFilesTable) {
+  return { id: row.id, partId: row.part_id, fileName: row.file_name, fileExtension: row.file_extension, size: BigInt(row.size), sha256: row.sha256, uploadedOn: timestampFromMs(Number(row.created_at)) };
+}
+
+function checkName(what: string, text: string): string {
+  if (text.length > MAX_NAME_CHARACTERS) throw new SvcError(Code.InvalidArgument, `metadata.${what}: at most ${MAX_NAME_CHARACTERS} characters`);
+  // Kept as the uploader wrote it but for control characters, which would garble a listing.
+  return text.replace(/\p{Cc}/gu, "");
+}
+
+export function deviceDataSync(cloud: CloudContext): Partial<ServiceImpl<typeof DataSyncService>> {
+  const { store, clock, dataDir } = cloud;
+  const open = new Map<string, number>();
+
+  const receive = async (requests: AsyncIterable<FileUploadRequest>, context: HandlerContext, part: PartsTable, writer: FileWriter) => {
+    for await (const request of requests) {
+      if (context.signal.aborted) break;
+      if (request.uploadPacket.case !== "fileContents") throw new SvcError(Code.InvalidArgument, "FileUpload: after the metadata, every message must be file contents");
+      await writer.write(request.uploadPacket.value.data);
+    }
+    if (context.signal.aborted) throw new SvcError(Code.Canceled, `the upload to part ${part.id} was abandoned`);
+  };
+
+  return {
+    async fileUpload(requests, context) {
+      const principal = callerOf(context);
+      const iterator = requests[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      if (first.done === true || first.value.uploadPacket.case !== "metadata") throw new SvcError(Code.InvalidArgument, "FileUpload: the first message must be the metadata (part_id, file_name, ...)");
+      const metadata = first.value.uploadPacket.value;
+      const part = await requireDevicePart(store.db, principal, metadata.partId);
+      const fileName = checkName("file_name", metadata.fileName);
+      const fileExtension = checkName("file_extension", metadata.fileExtension);
+      const busy = open.get(part.id) ?? 0;
+      if (busy >= MAX_UPLOADS_PER_PART) throw new SvcError(Code.ResourceExhausted, `part ${part.id} already has ${busy} uploads open; wait for one to finish`);
+      open.set(part.id, busy + 1);
+      const fileId = newId();
+      const writer = await createFileWriter(dataDir, part.id, fileId).catch((thrown: unknown) => {
+        open.set(part.id, (open.get(part.id) ?? 1) - 1);
+        throw thrown;
+      });
+      try {
+        await receive({ [Symbol.asyncIterator]: () => iterator }, context, part, writer);
+        const { size, sha256 } = await writer.commit();
+        await recordFile(store.db, { id: fileId, part_id: part.id, file_name: fileName, file_extension: fileExtension, size, sha256, created_at: clock.now() });
+        return { binaryDataId: fileId, fileId };
+      } catch (thrown) {
+        await writer.abandon();
+        throw thrown;
+      } finally {
+        const left = (open.get(part.id) ?? 1) - 1;
+        if (left === 0) open.delete(part.id);
+        else open.set(part.id, left);
+      }
+    },
+  };
+}
+
+/** The part, for reading its files: its own key, or a person or organisation key with viewer or more. */
+async function requireFileReader(cloud: CloudContext, context: HandlerContext, partId: string): Promise<PartsTable> {
+  const principal = callerOf(context);
+  if (principal.kind === "part-key") return requireDevicePart(cloud.store.db, principal, partId);
+  return requirePartRole(cloud.store.db, principal, partId, "viewer");
+}
+
+export function deviceFilesPart(cloud: CloudContext): Partial<ServiceImpl<typeof CloudService>> {
+  const { store, dataDir } = cloud;
+  return {
+    async listFiles(request, context) {
+      const part = await requireFileReader(cloud, context, request.partId);
+      return { files: (await listPartFiles(store.db, part.id)).map(wireFile) };
+    },
+    async *downloadFile(request, context) {
+      const part = await requireFileReader(cloud, context, request.partId);
+      const row = await findPartFile(store.db, part.id, request.fileId);
+      yield { file: wireFile(row) };
+      const stream = readPartFile(dataDir, row, DOWNLOAD_CHUNK_BYTES);
+      try {
+        for await (const chunk of stream) {
+          if (context.signal.aborted) return;
+          yield { data: chunk as Buffer };
+        }
+      } finally {
+        stream.destroy();
+      }
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// The names a part is reached by, made from its own name and its location's: `fqdn` on
+// svc-cloud's domain (the host of its public address) and `local_fqdn` under `local.` of it, as
+// Viam makes `<part>.<location>.viam.cloud` and `<part>.<location>.local.viam.cloud`. Each
+// label is the name lowered to letters, digits and '-'; the location's label carries the start
+// of its id, so two organisations' "main" locations never share a name. The part's certificate
+// is issued for exactly these names.
+export interface PartNames {
+  fqdn: string;
+  local_fqdn: string;
+}
+
+function label(name: string): string {
+  const text = name.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "");
+  return (text === "" ? "part" : text).slice(0, 40);
+}
+
+export function partNames(values: { partName: string; locationName: string; locationId: string; publicUrl: string }): PartNames {
+  const domain = new URL(values.publicUrl).hostname.replace(/^\[|\]$/g, "").replace(/:/g, "-");
+  const location = `${label(values.locationName)}-${values.locationId.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase()}`;
+  const name = `${label(values.partName)}.${location}`;
+  return { fqdn: `${name}.${domain}`, local_fqdn: `${name}.local.${domain}` };
+}

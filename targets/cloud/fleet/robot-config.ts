@@ -1,0 +1,38 @@
+// A part's config as Viam's RobotConfig: what `RobotService.Config` answers. svc's JSON and
+// Viam's proto differ in places plain `fromJson` cannot bridge (durations written "1m", a
+// module's `executable_path` that the proto calls `path`, an orientation as `{type, value}`
+// instead of a oneof, the maintenance sensor as text instead of a ResourceName); the tables in
+// robot-config-tables.ts map each key. `cloud` and `revision` are svc-cloud's own: whatever the
+// stored config says there is replaced.
+import { fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
+import { mapObject, notServable, type Json } from "./proto-json-mapping.js";
+import { machineTable } from "./robot-config-tables.js";
+
+/** What svc-cloud puts in `cloud`: who the part is and its names. Never a secret. */
+export interface PartCloud {
+  id: string;
+  fqdn: string;
+  local_fqdn: string;
+  location_id: string;
+  primary_org_id: string;
+  machine_id: string;
+}
+
+export interface ServedConfig {
+  config: RobotConfig;
+  /** Paths of the keys that have no field in RobotConfig and so were not served. */
+  leftOut: string[];
+}
+
+export function toRobotConfig(stored: Json, cloud: PartCloud, revision: string): ServedConfig {
+  const { cloud: _own, revision: _stored, ...rest } = stored;
+  const walk = { leftOut: [] as string[] };
+  const json = mapObject(rest, "", machineTable, walk);
+  try {
+    const config = fromJson(RobotConfigSchema, { ...json, cloud: { ...cloud }, revision } as JsonObject);
+    return { config, leftOut: walk.leftOut };
+  } catch (thrown) {
+    throw notServable("config", (thrown as Error).message);
+  }
+}

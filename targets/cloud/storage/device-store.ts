@@ -1,0 +1,22 @@
+// What the device side writes about a part: when it last reached svc-cloud, and the restart a
+// person asked for, taken once the part has been told.
+import type { Kysely } from "kysely";
+import type { Tables } from "./tables.js";
+
+/** How stale `last_access` may be before a call writes it again: one write a minute, not one a call. */
+export const LAST_ACCESS_RESOLUTION_MS = 60_000;
+
+export async function touchPart(db: Kysely<Tables>, partId: string, now: number): Promise<void> {
+  await db
+    .updateTable("parts")
+    .set({ last_access: now })
+    .where("id", "=", partId)
+    .where((eb) => eb.or([eb("last_access", "is", null), eb("last_access", "<", now - LAST_ACCESS_RESOLUTION_MS)]))
+    .execute();
+}
+
+/** Whether a restart was asked for, clearing the request in the same step so it is told once. */
+export async function takeRestartRequest(db: Kysely<Tables>, partId: string): Promise<boolean> {
+  const result = await db.updateTable("parts").set({ restart_requested: 0 }).where("id", "=", partId).where("restart_requested", "=", 1).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
