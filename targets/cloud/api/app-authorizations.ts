@@ -1,0 +1,45 @@
+// Viam's authorizations, as far as svc-cloud has them: one role over a whole organisation,
+// `organization_owner`, `organization_operator` or `organization_viewer` (authorization type
+// "role", resource type "organization"). Roles over single locations or machines do not exist
+// here and are refused in words rather than widened or narrowed.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, SvcError } from "../../../core/index.js";
+import type { AuthorizationSchema } from "../../../proto/gen/app/v1/app_pb.js";
+import type { Role } from "../storage/tables.js";
+
+export interface AuthorizationLike {
+  authorizationType: string;
+  authorizationId: string;
+  resourceType: string;
+  resourceId: string;
+  organizationId: string;
+}
+
+const ROLES: readonly Role[] = ["owner", "operator", "viewer"];
+
+/** The one role and organisation `authorizations` grant; InvalidArgument when they are anything else. */
+export function roleOfAuthorizations(authorizations: readonly AuthorizationLike[], where: string): { role: Role; organizationId: string } {
+  if (authorizations.length !== 1) throw new SvcError(Code.InvalidArgument, `${where}: exactly one authorization is needed (found ${authorizations.length})`);
+  const a = authorizations[0]!;
+  const at = `${where}[0]`;
+  if (a.authorizationType !== "role") throw new SvcError(Code.InvalidArgument, `${at}.authorization_type: must be "role" (found "${a.authorizationType}")`);
+  const role = ROLES.find((r) => a.authorizationId === `organization_${r}`);
+  if (role === undefined) throw new SvcError(Code.InvalidArgument, `${at}.authorization_id: must be one of ${ROLES.map((r) => `organization_${r}`).join(", ")} (found "${a.authorizationId}")`);
+  if (a.resourceType !== "organization") throw new SvcError(Code.InvalidArgument, `${at}.resource_type: svc-cloud grants roles over a whole organisation only (found "${a.resourceType}")`);
+  const organizationId = a.resourceId || a.organizationId;
+  if (organizationId === "") throw new SvcError(Code.InvalidArgument, `${at}.resource_id: the organisation's id is needed`);
+  if (a.organizationId !== "" && a.organizationId !== organizationId) throw new SvcError(Code.InvalidArgument, `${at}: resource_id and organization_id name different organisations`);
+  return { role, organizationId };
+}
+
+export function authorizationOf(role: Role, organizationId: string, identity: { id: string; type: string }): MessageInitShape<typeof AuthorizationSchema> {
+  return {
+    authorizationType: "role",
+    authorizationId: `organization_${role}`,
+    resourceType: "organization",
+    resourceId: organizationId,
+    organizationId,
+    identityId: identity.id,
+    identityType: identity.type,
+  };
+}
