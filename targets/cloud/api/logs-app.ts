@@ -1,0 +1,107 @@
+// AppService's log calls: GetRobotPartLogs (a page of one part's entries, newest first, by level,
+// text and time range, with Viam's page tokens) and TailRobotPartLogs (new entries as they are
+// stored, until the client goes). Anyone who may read the part may read its logs; nothing deletes
+// them but their age (see fleet/log-retention.ts).
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { Code, SvcError } from "../../../core/index.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { AppService, TailRobotPartLogsResponseSchema } from "../../../proto/gen/app/v1/app_pb.js";
+import { requirePartRole } from "../auth/access.js";
+import { callerOf } from "../server/caller.js";
+import type { CloudContext } from "../server/cloud-context.js";
+import { queryLogs, type LogCursor, type NewLogRow } from "../storage/logs-store.js";
+import { entryOf, ERROR_LEVELS, logLevel, matchesFilter } from "./logs-entries.js";
+
+/** A page's size when the request names none, and the most it may name. */
+export const DEFAULT_LOG_PAGE = 100;
+export const MAX_LOG_PAGE = 1000;
+/** Entries a tail may fall behind by before it is ended (the client reopens it). */
+export const MAX_TAIL_BACKLOG = 10_000;
+const MAX_FILTER = 1024;
+
+function cursorText(cursor: LogCursor): string {
+  return `${cursor.time}.${cursor.id}`;
+}
+
+function parseCursor(token: string): LogCursor {
+  const match = /^(\d{1,16})\.(\d{1,16})$/.exec(token);
+  if (match === null) throw new SvcError(Code.InvalidArgument, "page_token: not a token this service gave (use next_page_token of the previous page)");
+  return { time: Number(match[1]), id: Number(match[2]) };
+}
+
+function filterText(filter: string | undefined): string | undefined {
+  if (filter !== undefined && filter.length > MAX_FILTER) throw new SvcError(Code.InvalidArgument, `filter: at most ${MAX_FILTER} characters`);
+  return filter;
+}
+
+export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof AppService>> {
+  const db = cloud.store.db;
+  return {
+    async getRobotPartLogs(request, context) {
+      const part = await requirePartRole(db, callerOf(context), request.id, "viewer");
+      const limit = request.limit === undefined || request.limit === 0n ? DEFAULT_LOG_PAGE : Number(request.limit);
+      if (limit < 1 || limit > MAX_LOG_PAGE) throw new SvcError(Code.InvalidArgument, `limit: 1 to ${MAX_LOG_PAGE} (got ${request.limit})`);
+      const levels = request.levels.length > 0 ? request.levels.map((l, i) => logLevel(l, `levels[${i}]`)) : request.errorsOnly ? ERROR_LEVELS : [];
+      const rows = await queryLogs(db, {
+        partId: part.id,
+        levels,
+        filter: filterText(request.filter),
+        startMs: request.start === undefined ? undefined : timestampMs(request.start),
+        endMs: request.end === undefined ? undefined : timestampMs(request.end),
+        before: request.pageToken === undefined || request.pageToken === "" ? undefined : parseCursor(request.pageToken),
+        limit,
+      });
+      const last = rows.at(-1);
+      return { logs: rows.map(entryOf), nextPageToken: rows.length === limit && last !== undefined ? cursorText(last) : "" };
+    },
+
+    async *tailRobotPartLogs(request, context) {
+      const part = await requirePartRole(db, callerOf(context), request.id, "viewer");
+      const filter = filterText(request.filter);
+      const wanted = (row: NewLogRow) => (!request.errorsOnly || ERROR_LEVELS.includes(row.level)) && matchesFilter(row, filter);
+      yield* tail(cloud, part.id, wanted, context);
+    },
+  };
+}
+
+type TailMessage = MessageInitShape<typeof TailRobotPartLogsResponseSchema>;
+
+/**
+ * A part's new entries as they are stored. The stream opens with an empty batch (the client then
+ * knows it is listening) and ends when the client goes; a client that falls MAX_TAIL_BACKLOG
+ * entries behind is told so and ended rather than kept in memory without bound.
+ */
+async function* tail(cloud: CloudContext, partId: string, wanted: (row: NewLogRow) => boolean, context: HandlerContext): AsyncGenerator<TailMessage> {
+  const queue: NewLogRow[][] = [];
+  let queued = 0;
+  let overflowed = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = cloud.logs.subscribe(partId, (rows) => {
+    const kept = rows.filter(wanted);
+    if (kept.length === 0) return;
+    queued += kept.length;
+    if (queued > MAX_TAIL_BACKLOG) overflowed = true;
+    else queue.push(kept);
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  context.signal.addEventListener("abort", onAbort);
+  try {
+    yield { logs: [] };
+    while (!context.signal.aborted) {
+      if (overflowed) throw new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries behind; open it again (GetRobotPartLogs reads what was missed)`);
+      const next = queue.shift();
+      if (next === undefined) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      queued -= next.length;
+      yield { logs: next.map(entryOf) };
+    }
+  } finally {
+    unsubscribe();
+    context.signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,67 @@
+// Log entries are kept LOG_RETENTION_MS, then deleted by svc-cloud itself (no API deletes logs).
+// A sweep deletes the oldest expired entries a small batch at a time with a pause between
+// batches, so a sweep through millions of rows never holds the store long enough to stall the
+// machines sending logs meanwhile. A sweep starts at start-up and every `intervalMs` after.
+import { every, sleep, type Clock } from "../../../core/index.js";
+import type { Kysely } from "kysely";
+import { deleteLogsBefore } from "../storage/logs-store.js";
+import type { Tables } from "../storage/tables.js";
+
+/** How long log entries are kept: 30 days. */
+export const LOG_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
+export interface LogRetentionOptions {
+  db: Kysely<Tables>;
+  clock: Clock;
+  log: (line: string) => void;
+  maxAgeMs?: number;
+  /** Rows deleted by one statement. */
+  batch?: number;
+  /** The pause between two batches of one sweep. */
+  pauseMs?: number;
+  /** Between the ends of two sweeps. */
+  intervalMs?: number;
+}
+
+export interface LogRetention {
+  /** Deletes every expired entry (batch by batch); answers how many. Joins a sweep under way. */
+  sweep(): Promise<number>;
+  stop(): void;
+}
+
+export function startLogRetention(options: LogRetentionOptions): LogRetention {
+  const { db, clock, log, maxAgeMs = LOG_RETENTION_MS, batch = 1000, pauseMs = 10, intervalMs = 60_000 } = options;
+  let stopped = false;
+  let running: Promise<number> | undefined;
+
+  const run = async () => {
+    let total = 0;
+    while (!stopped) {
+      const deleted = await deleteLogsBefore(db, clock.now() - maxAgeMs, batch);
+      total += deleted;
+      if (deleted < batch) break;
+      await sleep(clock, pauseMs);
+    }
+    return total;
+  };
+
+  const sweep = () => {
+    running ??= run().finally(() => (running = undefined));
+    return running;
+  };
+
+  const background = () => {
+    sweep().catch((thrown: unknown) => {
+      if (!stopped) log(`svc-cloud: deleting expired log entries failed: ${(thrown as Error).message}`);
+    });
+  };
+  background();
+  const stopTimer = every(clock, intervalMs, background);
+  return {
+    sweep,
+    stop: () => {
+      stopped = true;
+      stopTimer();
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// svc-cloud's log figures:
+// - ingest: the real svc-cloud process taking log entries through the authenticated
+//   RobotService.Log (1,000 entries a call, 4 parts, 8 calls in flight over HTTP/2), with the
+//   query indexes in place, while its retention sweep deletes 500,000 expired entries;
+// - query: one part's newest page of one level (GetRobotPartLogs, 100 entries) over 10 million
+//   rows. The 10-million-row store is built once and kept outside the repository
+//   (~/.cache/svc-bench/cloud-logs-10m, or SVC_BENCH_CACHE), reused by later runs; svc-cloud runs
+//   in this process on it with a clock set to when it was built, so its rows never expire.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { createClient } from "@connectrpc/connect";
+import Database from "better-sqlite3";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppService } from "../../proto/gen/app/v1/app_pb.js";
+import { LogRequestSchema, RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { initialise } from "../../targets/cloud/commands/init.js";
+import { LOG_RETENTION_MS } from "../../targets/cloud/fleet/log-retention.js";
+import { startCloudServer } from "../../targets/cloud/start-cloud-server.js";
+import { createMachine } from "../../targets/cloud/storage/fleet.js";
+import { openStore, storeFile } from "../../targets/cloud/storage/open-store.js";
+import { systemClock } from "../../targets/cloud/system-clock.js";
+import { bearer, cloudTransport, signIn } from "../../test/helpers/cloud-client.js";
+import { distLinux } from "../../test/helpers/run-cli.js";
+import { report } from "./report.js";
+
+const DAY = 24 * 60 * 60_000;
+const INGEST_MS = Number(process.env.BENCH_INGEST_MS ?? 10_000);
+const EXPIRED_ROWS = 500_000;
+const FIXTURE_ROWS = 10_000_000;
+const FIXTURE_PARTS = 10;
+
+interface Part {
+  id: string;
+  key: { id: string; key: string };
+}
+
+/** A store with `parts` machines; answers the organisation key and the parts. */
+async function seed(dataDir: string, parts: number, now: number) {
+  const store = await openStore(dataDir);
+  try {
+    const init = await initialise(store, { now });
+    const made: Part[] = [];
+    for (let i = 0; i < parts; i++) {
+      const m = await createMachine(store.db, { locationId: init.location_id, organizationId: init.organization_id, name: `bench-${i}`, editedBy: "bench", now });
+      made.push({ id: m.partId, key: m.partKey });
+    }
+    return { init, parts: made };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Bulk rows straight into the file (the schema is svc-cloud's own, made by openStore above). */
+function fillLogs(dataDir: string, count: number, row: (i: number) => [string, number, string, string]): void {
+  const db = new Database(storeFile(dataDir));
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = OFF");
+  const insert = db.prepare("insert into logs (part_id, time, level, host, logger, message, caller, stack, fields) values (?, ?, ?, 'bench', 'rdk.resource_manager', ?, ?, '', '[]')");
+  const caller = JSON.stringify({ File: "resource_manager.go", Line: 412, Defined: true });
+  const chunk = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const [part, time, level, message] = row(i);
+      insert.run(part, time, level, message, caller);
+    }
+  });
+  for (let from = 0; from < count; from += 100_000) chunk(from, Math.min(count, from + 100_000));
+  db.close();
+}
+
+function countExpired(dataDir: string, cutoff: number): number {
+  const db = new Database(storeFile(dataDir), { readonly: true });
+  try {
+    return (db.prepare("select count(*) as n from logs where time < ?").get(cutoff) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+async function startProcess(dataDir: string) {
+  const child = spawn(process.execPath, [join(distLinux, "svc-cloud.mjs"), "--data", dataDir, "--listen", "localhost:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on("data", (d) => {
+      err += d;
+      const match = /serving \S+ on (https?:\/\/\S+)/.exec(err);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`svc-cloud exited with ${code}: ${err}`)));
+  });
+  return { url, stop: () => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.kill("SIGTERM"))) };
+}
+
+async function ingest(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-cloud-bench-"));
+  try {
+    const now = Date.now();
+    const { parts } = await seed(dataDir, 4, now);
+    fillLogs(dataDir, EXPIRED_ROWS, (i) => [parts[i % 4]!.id, now - LOG_RETENTION_MS - DAY + i, "info", `expired entry ${i}`]);
+    const cloud = await startProcess(dataDir);
+    try {
+      const clients = await Promise.all(
+        parts.map(async (p) => ({ part: p, robot: createClient(RobotService, cloudTransport(cloud.url, "grpc", [bearer(await signIn(cloud.url, p.key.id, p.key.key))])) })),
+      );
+      const request = (part: Part) =>
+        create(LogRequestSchema, {
+          id: part.id,
+          logs: Array.from({ length: 1000 }, (_, i) => ({
+            host: "bench",
+            level: i % 10 === 0 ? "error" : "info",
+            time: timestampFromMs(Date.now()),
+            loggerName: "rdk.resource_manager",
+            message: `reading sensor-${i} took ${i % 97} ms`,
+            caller: { File: "resource_manager.go", Line: 412, Defined: true },
+            stack: "",
+            fields: [{ resource: `sensor-${i}` }],
+          })),
+        });
+      const requests = clients.map((c) => request(c.part));
+      const expiredBefore = countExpired(dataDir, now - LOG_RETENTION_MS);
+      let entries = 0;
+      const until = performance.now() + INGEST_MS;
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, lane) => {
+          const client = clients[lane % clients.length]!;
+          while (performance.now() < until) {
+            await client.robot.log(requests[lane % clients.length]!);
+            entries += 1000;
+          }
+        }),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const deleted = expiredBefore - countExpired(dataDir, now - LOG_RETENTION_MS);
+      report("cloud log ingest (Log RPC, 1,000 a call, retention deleting)", entries / seconds, "entries/s", ">= 50000");
+      report("cloud expired entries deleted during the ingest", deleted, "rows");
+    } finally {
+      await cloud.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface Fixture {
+  now: number;
+  partId: string;
+  key: { id: string; key: string };
+  rows: number;
+}
+
+/** The 10-million-row store, built on first use. */
+async function fixture(): Promise<{ dataDir: string; fixture: Fixture }> {
+  const dataDir = join(process.env.SVC_BENCH_CACHE ?? join(homedir(), ".cache/svc-bench"), "cloud-logs-10m");
+  const description = join(dataDir, "fixture.json");
+  if (existsSync(description)) return { dataDir, fixture: JSON.parse(readFileSync(description, "utf8")) as Fixture };
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const started = performance.now();
+  const now = Date.now();
+  const { init, parts } = await seed(dataDir, FIXTURE_PARTS, now);
+  const span = LOG_RETENTION_MS - DAY;
+  // Spread over 29 days and ten parts; 3 % errors, 7 % warnings, 20 % debug, the rest info.
+  fillLogs(dataDir, FIXTURE_ROWS, (i) => {
+    const bucket = (i * 7919) % 100;
+    const level = bucket < 3 ? "error" : bucket < 10 ? "warn" : bucket < 30 ? "debug" : "info";
+    return [parts[i % FIXTURE_PARTS]!.id, now - span + Math.floor((i * span) / FIXTURE_ROWS), level, `reading sensor-${i % 1000} took ${i % 97} ms`];
+  });
+  const built: Fixture = { now, partId: parts[0]!.id, key: init.api_key, rows: FIXTURE_ROWS };
+  writeFileSync(description, JSON.stringify(built));
+  report("cloud 10M-row log fixture built (once)", (performance.now() - started) / 1000, "s");
+  return { dataDir, fixture: built };
+}
+
+async function query(): Promise<void> {
+  const { dataDir, fixture: f } = await fixture();
+  // svc-cloud's clock reads the time the fixture was built (and runs on from there), so the rows
+  // are as young as they were then and the retention sweep leaves them alone.
+  const offset = f.now - Date.now();
+  const clock = { ...systemClock, now: () => Date.now() + offset };
+  const server = await startCloudServer({ dataDir, host: "localhost", port: 0, clock, log: () => {} });
+  try {
+    const url = `http://localhost:${server.port}`;
+    const app = createClient(AppService, cloudTransport(url, "grpc", [bearer(await signIn(url, f.key.id, f.key.key))]));
+    const page = () => app.getRobotPartLogs({ id: f.partId, levels: ["error"], limit: 100n });
+    for (let i = 0; i < 5; i++) await page();
+    const times: number[] = [];
+    let got = 0;
+    for (let i = 0; i < 50; i++) {
+      const start = performance.now();
+      got = (await page()).logs.length;
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    if (got !== 100) throw new Error(`the newest page held ${got} entries, not 100`);
+    report(`cloud newest page of one part's errors over ${(f.rows / 1e6).toFixed(0)}M rows (p50)`, times[25]!, "ms", "< 50");
+    report(`cloud newest page of one part's errors over ${(f.rows / 1e6).toFixed(0)}M rows (slowest of 50)`, times.at(-1)!, "ms", "< 50");
+  } finally {
+    await server.close();
+  }
+}
+
+await ingest();
+await query();
