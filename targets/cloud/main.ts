@@ -4,8 +4,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { errorMessage, SvcError } from "../../core/index.js";
+import { backupCommand } from "./commands/backup.js";
 import { initialise } from "./commands/init.js";
 import { createMachineCommand } from "./commands/machine-create.js";
+import { releaseAdd } from "./commands/release-add.js";
+import { restoreCommand } from "./commands/restore.js";
 import { DEFAULT_DATA_DIR, DEFAULT_LISTEN, isLoopback, parseCommandLine, parseListen, usage, CommandLineError, type CommandLine } from "./options.js";
 import { startCloudServer } from "./start-cloud-server.js";
 import { openStore } from "./storage/open-store.js";
@@ -26,12 +29,17 @@ async function main(argv: string[]): Promise<number> {
   const dataDir = resolve(String(line.flags.data ?? DEFAULT_DATA_DIR));
   try {
     if (line.command === "serve") return await serve(line, dataDir);
+    if (line.command === "backup" || line.command === "restore") return await backupOrRestore(line, dataDir);
     const store = await openStore(dataDir);
     try {
       const now = systemClock.now();
       if (line.command === "init") {
         const result = await initialise(store, { email: line.flags.email as string | undefined, password: line.flags.password as string | undefined, now });
         process.stdout.write(`${JSON.stringify(result)}\n`);
+      } else if (line.command === "release add") {
+        if (line.positionals.length > 1) throw new CommandLineError(`release add takes one folder (got ${line.positionals.length})`);
+        const result = await releaseAdd(store, { dir: line.positionals[0], channel: line.flags.channel as string | undefined, dataDir, now });
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       } else {
         const appAddress = (await readSetting(store.db, "public_url")) ?? `http://${DEFAULT_LISTEN}`;
         const result = await createMachineCommand(store, { name: line.flags.name as string | undefined, locationId: line.flags.location as string | undefined, appAddress, now });
@@ -49,6 +57,24 @@ async function main(argv: string[]): Promise<number> {
     if (!(thrown instanceof SvcError)) throw thrown;
     log(`svc-cloud: ${errorMessage(thrown)}`);
     return 1;
+  }
+}
+
+async function backupOrRestore(line: CommandLine, dataDir: string): Promise<number> {
+  if (line.positionals.length > 1) throw new CommandLineError(`${line.command} takes one FILE (got ${line.positionals.length})`);
+  const file = line.positionals[0];
+  if (line.command === "restore") {
+    const { restored, kept } = await restoreCommand(dataDir, file, systemClock.now());
+    log(`svc-cloud: restored ${restored} into ${dataDir}${kept === undefined ? "" : `; the store it replaced is kept as ${kept}`}`);
+    return 0;
+  }
+  const store = await openStore(dataDir);
+  try {
+    const { file: written, bytes } = await backupCommand(store, file);
+    log(`svc-cloud: backed up ${dataDir} to ${written} (${bytes} bytes)`);
+    return 0;
+  } finally {
+    await store.close();
   }
 }
 

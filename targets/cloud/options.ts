@@ -9,7 +9,10 @@ export const usage = `usage:
   svc-cloud [serve] [--data DIR] [--listen HOST:PORT] [--public-url URL]
                     [--tls-cert FILE --tls-key FILE] [--insecure]
   svc-cloud init [--data DIR] [--email E --password P]
-  svc-cloud machine create --name NAME [--location ID] [--data DIR]`;
+  svc-cloud machine create --name NAME [--location ID] [--data DIR]
+  svc-cloud release add DIR [--channel stable|dev] [--data DIR]
+  svc-cloud backup FILE [--data DIR]
+  svc-cloud restore FILE [--data DIR]`;
 
 const flagSets = {
   serve: {
@@ -22,7 +25,13 @@ const flagSets = {
   },
   init: { data: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
   "machine create": { data: { type: "string" }, name: { type: "string" }, location: { type: "string" } },
+  "release add": { data: { type: "string" }, channel: { type: "string" } },
+  backup: { data: { type: "string" } },
+  restore: { data: { type: "string" } },
 } as const;
+
+/** Commands that take one file or folder besides their flags. */
+const TAKES_PATH: readonly CommandName[] = ["release add", "backup", "restore"];
 
 export type CommandName = keyof typeof flagSets;
 
@@ -43,13 +52,17 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (second !== "create") throw new CommandLineError(`unknown command "machine ${second ?? ""}" (svc-cloud machine create --name NAME)`);
     command = "machine create";
     rest = argv.slice(2);
+  } else if (first === "release") {
+    if (second !== "add") throw new CommandLineError(`unknown command "release ${second ?? ""}" (svc-cloud release add DIR)`);
+    command = "release add";
+    rest = argv.slice(2);
   } else if (first !== undefined && !first.startsWith("-")) {
     if (!(first in flagSets)) throw new CommandLineError(`unknown command "${first}"`);
     command = first as CommandName;
     rest = argv.slice(1);
   }
   try {
-    const parsed = parseArgs({ args: [...rest], options: flagSets[command], allowPositionals: false, strict: true });
+    const parsed = parseArgs({ args: [...rest], options: flagSets[command], allowPositionals: TAKES_PATH.includes(command), strict: true });
     return { command, flags: parsed.values as CommandLine["flags"], positionals: parsed.positionals };
   } catch (thrown) {
     throw new CommandLineError((thrown as Error).message);

@@ -2,12 +2,15 @@
 // the HTTP routes on one port until closed.
 import { createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import type { Clock } from "../../core/index.js";
+import { every, type Clock } from "../../core/index.js";
 import { httpRoutes, registerApi } from "./api/index.js";
 import { createLoginLimiter } from "./auth/login-limiter.js";
 import { createTokenIssuer } from "./auth/token-issuer.js";
+import { createLogBus } from "./fleet/log-bus.js";
+import { startLogRetention } from "./fleet/log-retention.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
 import { openStore, type Store } from "./storage/open-store.js";
+import { claimServeLock } from "./storage/serve-lock.js";
 import { createAuthInterceptor } from "./server/auth-interceptor.js";
 import { peerAddressKey } from "./server/caller.js";
 import type { CloudContext } from "./server/cloud-context.js";
@@ -15,6 +18,7 @@ import { createErrorInterceptor } from "./server/error-interceptor.js";
 import { createHttpFallback } from "./server/http-routes.js";
 import { listen, type Listening, type RequestHandler } from "./server/listen.js";
 import { writeSetting } from "./storage/settings.js";
+import { ensureCertificateAuthority } from "./fleet/certificate-authority.js";
 
 export interface CloudServerOptions {
   dataDir: string;
@@ -36,12 +40,16 @@ export interface CloudServer {
 /** The largest request or answer message, in bytes: a whole machine config fits with room to spare. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** How long an access token is valid. */
-const TOKEN_LIFETIME_MS = 60 * 60_000;
+export const TOKEN_LIFETIME_MS = 60 * 60_000;
+/** How old the key that signs tokens may grow before a new one takes over (checked hourly). */
+export const SIGNING_KEY_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 
 export async function startCloudServer(options: CloudServerOptions): Promise<CloudServer> {
   const store = await openStore(options.dataDir);
   let listening: Listening | undefined;
+  let releaseLock = () => {};
   try {
+    releaseLock = claimServeLock(options.dataDir);
     // The port is known once listening (a test asks for port 0); the handler follows at once.
     let handler: RequestHandler = (_req, res) => {
       res.statusCode = 503;
@@ -55,10 +63,13 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       issuer: createTokenIssuer({ store, clock: options.clock, lifetimeMs: TOKEN_LIFETIME_MS, audience: "svc-cloud" }),
       limiter: createLoginLimiter(options.clock),
       revisions: createRevisionBus(),
+      logs: createLogBus(),
       publicUrl,
       dataDir: options.dataDir,
     };
     await writeSetting(store.db, "public_url", publicUrl);
+    // A data folder made before svc-cloud had a certificate authority gets one at its first start.
+    await ensureCertificateAuthority(store.db, options.clock.now());
     handler = connectNodeAdapter({
       routes: (router) => registerApi(router, context),
       interceptors: [createErrorInterceptor(options.log), createAuthInterceptor(context)],
@@ -67,13 +78,37 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       writeMaxBytes: MAX_MESSAGE_BYTES,
       fallback: createHttpFallback(httpRoutes(), context, options.log),
     });
+    const rotation = startRotation(context, options.log);
+    const retention = startLogRetention({ db: store.db, clock: options.clock, log: options.log });
     const open = listening;
-    return { port: open.port, context, close: () => closeAll(open, store) };
+    return {
+      port: open.port,
+      context,
+      close: async () => {
+        rotation();
+        retention.stop();
+        await closeAll(open, store);
+        releaseLock();
+      },
+    };
   } catch (thrown) {
     await listening?.close();
     await store.close();
+    releaseLock();
     throw thrown;
   }
+}
+
+/** Rotates the signing key once it is too old: now, and every hour after. */
+function startRotation(context: CloudContext, log: (line: string) => void): () => void {
+  const check = () => {
+    context.issuer.rotateIfOlderThan(SIGNING_KEY_MAX_AGE_MS).then(
+      (rotated) => rotated && log("svc-cloud: the token signing key was rotated (tokens it signed stay valid until they expire)"),
+      (thrown: unknown) => log(`svc-cloud: rotating the token signing key failed: ${(thrown as Error).message}`),
+    );
+  };
+  check();
+  return every(context.clock, 60 * 60_000, check);
 }
 
 async function closeAll(listening: Listening, store: Store): Promise<void> {

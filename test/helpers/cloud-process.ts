@@ -29,7 +29,7 @@ export interface CloudProcess {
   /** Runs `svc-cloud ARGS --data DIR` to its end. */
   run(args: string[]): { status: number | null; stdout: string; stderr: string };
   createMachine(name: string, extra?: string[]): MachineCredentials;
-  /** SIGTERM, waits for the exit, removes the data folder; resolves with the exit code. */
+  /** SIGTERM, waits for the exit, removes the data folder it made; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
@@ -37,6 +37,8 @@ export interface CloudStartOptions {
   email?: string;
   password?: string;
   args?: string[];
+  /** Serve this folder, already initialised (its `init` given here), and leave it when stopped. */
+  reuse?: { dataDir: string; init: InitResult };
 }
 
 export function runCloud(args: string[], dataDir: string): { status: number | null; stdout: string; stderr: string } {
@@ -45,14 +47,8 @@ export function runCloud(args: string[], dataDir: string): { status: number | nu
 }
 
 export async function startCloud(options: CloudStartOptions = {}): Promise<CloudProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-cloud-"));
-  const owner = options.email === undefined ? [] : ["--email", options.email, "--password", options.password ?? "correct horse battery"];
-  const initRun = runCloud(["init", ...owner], dataDir);
-  if (initRun.status !== 0) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`svc-cloud init failed: ${initRun.stderr}`);
-  }
-  const init = JSON.parse(initRun.stdout) as InitResult;
+  const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), "svc-cloud-"));
+  const init = options.reuse?.init ?? initialise(dataDir, options);
   const child = spawn(process.execPath, [cloudBin, "--data", dataDir, "--listen", "localhost:0", ...(options.args ?? [])], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: dataDir },
@@ -61,7 +57,7 @@ export async function startCloud(options: CloudStartOptions = {}): Promise<Cloud
   child.stderr!.on("data", (d) => (err += d));
   child.stdout!.resume();
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
+  if (options.reuse === undefined) void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -96,4 +92,14 @@ export async function startCloud(options: CloudStartOptions = {}): Promise<Cloud
       return exited;
     },
   };
+}
+
+function initialise(dataDir: string, options: CloudStartOptions): InitResult {
+  const owner = options.email === undefined ? [] : ["--email", options.email, "--password", options.password ?? "correct horse battery"];
+  const initRun = runCloud(["init", ...owner], dataDir);
+  if (initRun.status !== 0) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`svc-cloud init failed: ${initRun.stderr}`);
+  }
+  return JSON.parse(initRun.stdout) as InitResult;
 }

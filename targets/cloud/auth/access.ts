@@ -2,11 +2,12 @@
 // organisation key acts as that organisation's owner; a part key reaches its own part's device
 // API and nothing else. Whatever lies in an organisation the caller does not belong to is
 // answered as not found: a caller learns nothing of another organisation, not even that a thing
-// exists.
+// exists. A deleted machine's parts are answered as not found too.
 import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
 import type { PartsTable, Role, Tables } from "../storage/tables.js";
-import { roleAllows, type Principal } from "./principal.js";
+import type { Principal } from "./principal.js";
+import { roleAllows } from "../storage/roles.js";
 
 /** The caller's role in an organisation, or undefined when it has none. */
 export async function roleIn(db: Kysely<Tables>, principal: Principal, organizationId: string): Promise<Role | undefined> {
@@ -38,7 +39,7 @@ export async function requireRole(db: Kysely<Tables>, principal: Principal, orga
 
 /** The part, for a user-side call needing `needed` in its organisation. */
 export async function requirePartRole(db: Kysely<Tables>, principal: Principal, partId: string, needed: Role): Promise<PartsTable> {
-  const part = await db.selectFrom("parts").selectAll().where("id", "=", partId).executeTakeFirst();
+  const part = await db.selectFrom("parts").selectAll().where("id", "=", partId).where("deleted_at", "is", null).executeTakeFirst();
   await requireRole(db, principal, part?.organization_id, needed, `part ${partId}`);
   return part!;
 }
@@ -49,7 +50,7 @@ export async function requirePartRole(db: Kysely<Tables>, principal: Principal, 
  */
 export async function requireDevicePart(db: Kysely<Tables>, principal: Principal, partId: string): Promise<PartsTable> {
   if (principal.kind === "part-key" && principal.partId !== partId) throw new SvcError(Code.NotFound, `part ${partId} not found`);
-  const part = await db.selectFrom("parts").selectAll().where("id", "=", partId).executeTakeFirst();
+  const part = await db.selectFrom("parts").selectAll().where("id", "=", partId).where("deleted_at", "is", null).executeTakeFirst();
   if (part === undefined) throw new SvcError(Code.NotFound, `part ${partId} not found`);
   if (principal.kind !== "part-key") await requireRole(db, principal, part.organization_id, "operator", `part ${partId}`);
   return part;

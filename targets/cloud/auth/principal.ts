@@ -2,7 +2,6 @@
 // organisation's owner, as Viam's organisation keys do) or a part's key (which reaches its own part
 // only). A token names its principal by subject; the principal is looked up again on every call,
 // so a revoked key or a removed person is refused at once, whatever tokens they still hold.
-import type { Role } from "../storage/tables.js";
 
 export type Principal =
   | { kind: "user"; subject: string; userId: string; email: string }
@@ -22,9 +21,3 @@ export function principalName(principal: Principal): string {
   return principal.kind === "user" ? principal.email : `api-key:${principal.keyId}`;
 }
 
-const RANK: Record<Role, number> = { viewer: 0, operator: 1, owner: 2 };
-
-/** Whether `held` allows what `needed` does. */
-export function roleAllows(held: Role, needed: Role): boolean {
-  return RANK[held] >= RANK[needed];
-}

@@ -6,6 +6,7 @@
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { Code, SvcError, type Clock } from "../../../core/index.js";
 import type { Store } from "../storage/open-store.js";
+import { createVerifiedTokens } from "./verified-tokens.js";
 import { newId } from "../storage/secrets.js";
 
 const ALG = "ES256";
@@ -17,6 +18,8 @@ export interface TokenIssuer {
   verify(token: string): Promise<string>;
   /** Signs new tokens with a new key from now on. */
   rotate(): Promise<void>;
+  /** Rotates when the signing key is `maxAgeMs` old or older; true when it did. */
+  rotateIfOlderThan(maxAgeMs: number): Promise<boolean>;
 }
 
 export interface TokenIssuerOptions {
@@ -33,7 +36,9 @@ type Key = Awaited<ReturnType<typeof importJWK>>;
 export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   const { store, clock, lifetimeMs, audience } = options;
   const verifying = new Map<string, { key: Key; retiredAt: number | null }>();
-  let signing: { kid: string; key: Key } | undefined;
+  let signing: { kid: string; key: Key; createdAt: number } | undefined;
+  let checking: Promise<unknown> = Promise.resolve();
+  const verified = createVerifiedTokens(clock);
 
   const makeKey = async () => {
     const pair = await generateKeyPair(ALG, { extractable: true });
@@ -58,7 +63,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       await makeKey();
       return currentSigningKey();
     }
-    signing = { kid: row.kid, key: await importJWK(JSON.parse(row.private_jwk), ALG) };
+    signing = { kid: row.kid, key: await importJWK(JSON.parse(row.private_jwk), ALG), createdAt: Number(row.created_at) };
     return signing;
   };
 
@@ -75,6 +80,14 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     return known.key;
   };
 
+  const rotate = async () => {
+    const old = await currentSigningKey();
+    await store.db.updateTable("signing_keys").set({ retired_at: clock.now() }).where("kid", "=", old.kid).execute();
+    verifying.delete(old.kid);
+    signing = undefined;
+    await makeKey();
+  };
+
   return {
     issue: async (subject) => {
       const { kid, key } = await currentSigningKey();
@@ -88,6 +101,8 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
         .sign(key);
     },
     verify: async (token) => {
+      const known = verified.get(token);
+      if (known !== undefined) return known;
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, async (header) => {
@@ -99,14 +114,20 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
         throw new SvcError(Code.Unauthenticated, `invalid access token: ${(thrown as Error).message}`);
       }
       if (typeof payload.sub !== "string") throw new SvcError(Code.Unauthenticated, "invalid access token: no subject");
+      if (typeof payload.exp === "number") verified.put(token, payload.sub, payload.exp * 1000);
       return payload.sub;
     },
-    rotate: async () => {
-      const old = await currentSigningKey();
-      await store.db.updateTable("signing_keys").set({ retired_at: clock.now() }).where("kid", "=", old.kid).execute();
-      verifying.delete(old.kid);
-      signing = undefined;
-      await makeKey();
+    rotate,
+    rotateIfOlderThan: (maxAgeMs) => {
+      // One check at a time: two overlapping checks must not both rotate.
+      const check = checking.then(async () => {
+        const current = await currentSigningKey();
+        if (clock.now() - current.createdAt < maxAgeMs) return false;
+        await rotate();
+        return true;
+      });
+      checking = check.catch(() => false);
+      return check;
     },
   };
 }

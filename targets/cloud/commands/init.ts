@@ -1,9 +1,11 @@
 // `svc-cloud init`: the first organisation, its first location, an organisation API key and,
 // given an email and a password, the first person (the organisation's owner). Prints what a
-// script needs next as one JSON object. A data folder is initialised once.
+// script needs next as one JSON object. A data folder is initialised once. svc-cloud's
+// certificate authority is made here too.
 import { Code, SvcError } from "../../../core/index.js";
 import { hashPassword } from "../storage/secrets.js";
 import { createApiKey } from "../storage/api-keys.js";
+import { ensureCertificateAuthority } from "../fleet/certificate-authority.js";
 import { addMember, createLocation, createOrganization, createUser } from "../storage/fleet.js";
 import type { Store } from "../storage/open-store.js";
 
@@ -36,6 +38,7 @@ export async function initialise(store: Store, options: InitOptions): Promise<In
       await addMember(tx, { organizationId, userId, role: "owner", now });
     }
     const key = await createApiKey(tx, { organizationId, name: "svc-cloud init", scope: "organization", scopeId: organizationId, now });
+    await ensureCertificateAuthority(tx, now);
     return { organization_id: organizationId, location_id: locationId, api_key: key };
   });
 }

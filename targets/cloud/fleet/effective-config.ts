@@ -1,7 +1,12 @@
-// The config a part runs: its own current revision, as the device API serves it.
+// The config a part runs: its own current revision with the fragments it uses merged in
+// (merge-fragments.ts), as the device API serves it. Nothing of how it was put together is left
+// in it (no `fragments`, no `fragment_mods`).
 import type { Kysely } from "kysely";
+import { Code, SvcError } from "../../../core/index.js";
 import { currentRevision } from "../storage/revisions.js";
 import type { Tables } from "../storage/tables.js";
+import { fragmentLookup } from "./fragment-lookup.js";
+import { mergeFragments } from "./merge-fragments.js";
 
 export interface EffectiveConfig {
   config: Record<string, unknown>;
@@ -12,5 +17,15 @@ export interface EffectiveConfig {
 
 export async function effectiveConfig(db: Kysely<Tables>, partId: string): Promise<EffectiveConfig> {
   const row = await currentRevision(db, partId);
-  return { config: JSON.parse(row.config) as Record<string, unknown>, revision: row.revision, time: Number(row.created_at) };
+  const part = await db.selectFrom("parts").select("organization_id").where("id", "=", partId).executeTakeFirstOrThrow();
+  const own = JSON.parse(row.config) as Record<string, unknown>;
+  try {
+    const { config } = await mergeFragments({ label: "the part", config: own }, fragmentLookup(db, part.organization_id));
+    return { config, revision: row.revision, time: Number(row.created_at) };
+  } catch (thrown) {
+    // Every save checks the merge, so this is a store changed by other means: the machine keeps
+    // what it runs and the reason is said, instead of a config with a silent gap.
+    if (!(thrown instanceof SvcError)) throw thrown;
+    throw new SvcError(Code.FailedPrecondition, `part ${partId}: revision ${row.revision} cannot be put together with its fragments: ${thrown.message}`, thrown);
+  }
 }

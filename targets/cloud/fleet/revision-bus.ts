@@ -1,6 +1,8 @@
 // Tells whoever listens that a part has a new revision, at once: the device API's revision-notice
 // stream waits on it, so a machine fetches its new config within moments of an edit instead of at
-// its next poll. In one process; several replicas share it through their database later.
+// its next poll.
+import { createTopicBus } from "./topic-bus.js";
+
 export interface RevisionNotice {
   partId: string;
   revision: number;
@@ -16,26 +18,6 @@ export interface RevisionBus {
 }
 
 export function createRevisionBus(): RevisionBus {
-  const byPart = new Map<string, Set<(notice: RevisionNotice) => void>>();
-  let count = 0;
-  return {
-    publish: (notice) => {
-      for (const listener of [...(byPart.get(notice.partId) ?? [])]) listener(notice);
-    },
-    subscribe: (partId, listener) => {
-      let set = byPart.get(partId);
-      if (set === undefined) byPart.set(partId, (set = new Set()));
-      set.add(listener);
-      count++;
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        count--;
-        set!.delete(listener);
-        if (set!.size === 0) byPart.delete(partId);
-      };
-    },
-    listeners: () => count,
-  };
+  const bus = createTopicBus<RevisionNotice>();
+  return { publish: (notice) => bus.publish(notice.partId, notice), subscribe: bus.subscribe, listeners: bus.listeners };
 }

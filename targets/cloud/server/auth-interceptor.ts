@@ -7,8 +7,11 @@ import { resolvePrincipal } from "../auth/resolve-principal.js";
 import { principalKey } from "./caller.js";
 import type { CloudContext } from "./cloud-context.js";
 
-/** Methods anyone may call, by "package.Service/Method". */
-const PUBLIC_METHODS = new Set(["proto.rpc.v1.AuthService/Authenticate"]);
+/** Methods anyone may call, by "package.Service/Method"; an invitation's token is its own credential. */
+const PUBLIC_METHODS = new Set(["proto.rpc.v1.AuthService/Authenticate", "svc.cloud.v1.CloudService/AcceptInvitation"]);
+
+/** Services for people and scripts only: a part's key is refused on every call, whatever it asks. */
+const USER_SIDE_SERVICES = new Set(["viam.app.v1.AppService"]);
 
 export function createAuthInterceptor(context: CloudContext): Interceptor {
   return (next) => async (req) => {
@@ -17,7 +20,11 @@ export function createAuthInterceptor(context: CloudContext): Interceptor {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (match === null) throw new SvcError(Code.Unauthenticated, "this call needs an access token (Authorization: Bearer ...)");
     const subject = await context.issuer.verify(match[1]!);
-    req.contextValues.set(principalKey, await resolvePrincipal(context.store, subject));
+    const principal = await resolvePrincipal(context.store, subject);
+    if (principal.kind === "part-key" && USER_SIDE_SERVICES.has(req.service.typeName)) {
+      throw new SvcError(Code.PermissionDenied, "a part's key reaches its own part's device API only");
+    }
+    req.contextValues.set(principalKey, principal);
     return next(req);
   };
 }

@@ -57,9 +57,34 @@ function tlsServer(options: ListenOptions): Server {
   return server as unknown as Server;
 }
 
+/**
+ * An HTTP/1.1 connection must send each request's headers within FIRST_BYTES_MS of the previous
+ * response (or of its start). Node's own headersTimeout is checked only by a server that listens
+ * itself, and this one is handed its connections, so the deadline is kept here.
+ */
+function headersDeadlines(h1: ReturnType<typeof createHttp1Server>) {
+  const timers = new WeakMap<Socket, NodeJS.Timeout>();
+  const arm = (socket: Socket) => {
+    clearTimeout(timers.get(socket));
+    timers.set(socket, setTimeout(() => socket.destroy(), FIRST_BYTES_MS));
+  };
+  h1.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    // The socket is taken now: by the time an answer sent before the whole request was read has
+    // finished, the request may have let go of it.
+    const socket = req.socket;
+    clearTimeout(timers.get(socket));
+    res.once("finish", () => !socket.destroyed && arm(socket));
+  });
+  return (socket: Socket) => {
+    arm(socket);
+    socket.once("close", () => clearTimeout(timers.get(socket)));
+  };
+}
+
 function cleartextServer(handler: RequestHandler): Server {
   const h2 = createHttp2Server({ settings: h2Settings }, handler);
-  const h1 = createHttp1Server({ headersTimeout: FIRST_BYTES_MS, requestTimeout: 60_000 }, handler);
+  const h1 = createHttp1Server(handler);
+  const awaitHeaders = headersDeadlines(h1);
   return createNetServer((socket) => {
     let seen = Buffer.alloc(0);
     const timer = setTimeout(() => socket.destroy(), FIRST_BYTES_MS);
@@ -76,6 +101,7 @@ function cleartextServer(handler: RequestHandler): Server {
         h2.emit("connection", socket);
         return;
       }
+      awaitHeaders(socket);
       h1.emit("connection", socket);
       // The HTTP/1.1 parser reads the socket natively; resuming lets the bytes put back reach it.
       socket.resume();

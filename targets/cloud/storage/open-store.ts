@@ -5,8 +5,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, type MigrationProvider, type SqliteDatabase, type SqliteStatement } from "kysely";
 import { SvcError, Code } from "../../../core/index.js";
+import { ImmediateSqliteDialect } from "./immediate-sqlite-dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Tables } from "./tables.js";
 
@@ -27,19 +28,50 @@ export function storeFile(dataDir: string): string {
 /** Opens (creating if need be) the store of `dataDir` and migrates it. */
 export async function openStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new Database(storeFile(dataDir));
+  return openStoreFile(storeFile(dataDir));
+}
+
+/** Opens the store in `file` and migrates it (a backup being restored is checked this way). */
+export async function openStoreFile(file: string): Promise<Store> {
+  const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
-  await migrate(db);
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  try {
+    await migrate(db);
+  } catch (thrown) {
+    await db.destroy();
+    throw thrown;
+  }
   return {
     db,
     backup: async (file) => {
       await sqlite.backup(file);
     },
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * The database as kysely sees it, preparing each distinct SQL text once: kysely prepares every
+ * query it runs, and preparing was a tenth of a served call's cost. Queries are built with bound
+ * values, so the distinct texts are few; the cache is bounded all the same.
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const prepared = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let statement = prepared.get(text);
+      if (statement === undefined) {
+        if (prepared.size >= 500) prepared.clear();
+        statement = sqlite.prepare(text);
+        prepared.set(text, statement);
+      }
+      return statement as unknown as SqliteStatement;
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 // The rows svc-cloud keeps, as kysely sees them. Ids are text (UUIDs), times are integer
 // milliseconds since the epoch, booleans are integers 0/1 and JSON is text: the same columns mean
 // the same on SQLite and on PostgreSQL.
+import type { Generated } from "kysely";
+
 export type Role = "owner" | "operator" | "viewer";
 
 export interface UsersTable {
@@ -37,6 +39,8 @@ export interface MachinesTable {
   location_id: string;
   name: string;
   created_at: number;
+  /** When the machine was deleted; its rows stay for its history and logs. */
+  deleted_at: number | null;
 }
 
 export interface PartsTable {
@@ -55,6 +59,8 @@ export interface PartsTable {
   reported_versions: string | null;
   created_at: number;
   updated_at: number;
+  /** When the part (or its machine) was deleted; its rows stay for its history and logs. */
+  deleted_at: number | null;
 }
 
 export interface PartRevisionsTable {
@@ -92,10 +98,120 @@ export interface SigningKeysTable {
   retired_at: number | null;
 }
 
+/** An invitation into an organisation, accepted once, before it expires. */
+export interface InvitationsTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: Role;
+  /** sha256 of the token, hex: the token itself is shown once, to whoever invited. */
+  token_hash: string;
+  /** Who invited (principalName). */
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+}
+
+/** A named config piece of an organisation; parts list the ones they use. */
+export interface FragmentsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** The newest revision's config, JSON text. */
+  config: string;
+  /** The newest revision (fragment_revisions.revision). */
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FragmentRevisionsTable {
+  fragment_id: string;
+  revision: number;
+  config: string;
+  /** Who made it, as in part_revisions. */
+  edited_by: string;
+  created_at: number;
+}
+
+/** svc-cloud's certificate authority (one row): it issues the parts' certificates. */
+export interface CertificateAuthorityTable {
+  id: string;
+  certificate_pem: string;
+  private_key_pem: string;
+  created_at: number;
+}
+
+/** A part's certificate for its names, reissued when they change or it nears its end. */
+export interface PartCertificatesTable {
+  part_id: string;
+  /** The names it is for, JSON array text. */
+  names: string;
+  certificate_pem: string;
+  private_key_pem: string;
+  not_after: number;
+  created_at: number;
+}
+
+/** A file a part uploaded; its bytes are `files/<part_id>/<id>` in the data folder. */
+export interface PartFilesTable {
+  id: string;
+  part_id: string;
+  /** As the uploader named it; never used as a path. */
+  file_name: string;
+  file_extension: string;
+  size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+  created_at: number;
+}
+
 /** svc-cloud's own settings by name (e.g. the public URL the service last ran with). */
 export interface SettingsTable {
   name: string;
   value: string;
+}
+
+export interface LogsTable {
+  /** Assigned by the store; orders entries of the same millisecond. */
+  id: Generated<number>;
+  part_id: string;
+  /** When the machine logged it (ms). */
+  time: number;
+  /** Lower case: "debug", "info", "warn", "error", ... */
+  level: string;
+  host: string;
+  logger: string;
+  message: string;
+  /** JSON object text, or null. */
+  caller: string | null;
+  stack: string;
+  /** JSON array text of objects. */
+  fields: string;
+}
+
+/** One imported artifact of a release: a product's version for one platform. */
+export interface ReleasesTable {
+  /** "svc-server" or "agent", as the release index names them. */
+  product: string;
+  version: string;
+  /** "linux/amd64", ... */
+  platform: string;
+  /** Its file name in the data folder's `releases/`. */
+  file: string;
+  /** Hex. */
+  sha256: string;
+  size: number;
+  added_at: number;
+}
+
+export interface ReleaseChannelsTable {
+  product: string;
+  /** "stable" or "dev". */
+  channel: string;
+  version: string;
+  updated_at: number;
 }
 
 export interface Tables {
@@ -109,4 +225,13 @@ export interface Tables {
   api_keys: ApiKeysTable;
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
+  invitations: InvitationsTable;
+  certificate_authority: CertificateAuthorityTable;
+  part_certificates: PartCertificatesTable;
+  part_files: PartFilesTable;
+  fragments: FragmentsTable;
+  fragment_revisions: FragmentRevisionsTable;
+  logs: LogsTable;
+  releases: ReleasesTable;
+  release_channels: ReleaseChannelsTable;
 }

@@ -2,7 +2,17 @@
 // file appended here, so a data folder of any age reaches the newest schema at start-up.
 import type { Migration } from "kysely";
 import * as core from "./0001-core.js";
+import * as fragments from "./0002-fragments.js";
+import * as people from "./0005-people.js";
+import * as logs from "./0003-logs.js";
+import * as device from "./0004-device.js";
+import * as releases from "./0006-releases.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
+  "0002-fragments": fragments,
+  "0005-people": people,
+  "0003-logs": logs,
+  "0004-device": device,
+  "0006-releases": releases,
 };
