@@ -1,5 +1,6 @@
 // svc-cloud as a running service: opens the store, makes the token issuer and serves the API and
 // the HTTP routes on one port until closed.
+import { hostname } from "node:os";
 import { createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { every, type Clock } from "../../core/index.js";
@@ -116,6 +117,8 @@ async function closeAll(listening: Listening, store: Store): Promise<void> {
   await store.close();
 }
 
+/** The listening address as a URL; a wildcard address is no address to give a machine, so the host's name stands in. */
 function listeningUrl(host: string, port: number, tls: boolean): string {
-  return `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const name = host === "0.0.0.0" || host === "::" ? hostname() : host;
+  return `${tls ? "https" : "http"}://${name.includes(":") ? `[${name}]` : name}:${port}`;
 }

@@ -1,9 +1,13 @@
 // The official SDK's app client against the real svc-cloud: organisations, locations, machines and
-// parts, a part's config read and edited, machine summaries and organisation keys, as a script
+// parts, a part's config read and edited, logs read and tailed, machine summaries and organisation keys, as a script
 // using the SDK does it.
 import * as VIAM from "@viamrobotics/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { signedInClient } from "../helpers/cloud-client.js";
 import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
+import { eventually } from "../helpers/eventually.js";
 
 let cloud: CloudProcess;
 let app: VIAM.ViamClient["appClient"];
@@ -113,6 +117,28 @@ describe("the SDK's app client", () => {
     expect(String(device instanceof Error ? device.message : "signed in")).toMatch(/invalid credentials/);
     // The name is free again.
     expect(machine("doomed").cloud.id).not.toBe(creds.cloud.id);
+  });
+
+  it("reads a machine's logs by level and text, and tails them as they arrive", async () => {
+    const creds = machine("chatty");
+    const device = await signedInClient(RobotService, cloud.url, creds.cloud.api_key);
+    const entry = (level: string, message: string) => ({ host: "chatty", level, time: timestampFromMs(Date.now()), loggerName: "rdk", message, caller: {}, stack: "", fields: [] });
+    await device.log({ id: creds.cloud.id, logs: [entry("info", "motor started"), entry("error", "motor stalled"), entry("info", "sensor ready")] });
+    const all = await app.getRobotPartLogs(creds.cloud.id);
+    expect(all.logs.map((l) => l.message)).toEqual(["sensor ready", "motor stalled", "motor started"]);
+    const errors = await app.getRobotPartLogs(creds.cloud.id, "", ["error"]);
+    expect(errors.logs.map((l) => l.message)).toEqual(["motor stalled"]);
+    const motor = await app.getRobotPartLogs(creds.cloud.id, "motor");
+    expect(motor.logs.map((l) => l.message)).toEqual(["motor stalled", "motor started"]);
+
+    const queue: VIAM.commonApi.LogEntry[] = [];
+    // The SDK tails errors only unless told otherwise.
+    const tail = app.tailRobotPartLogs(creds.cloud.id, queue).catch(() => undefined);
+    await eventually(async () => {
+      await device.log({ id: creds.cloud.id, logs: [entry("error", "battery low")] });
+      return queue.some((l) => l.message === "battery low") ? true : undefined;
+    }, "the tail to carry a new entry");
+    void tail;
   });
 
   it("creates, lists and revokes organisation keys; a revoked key is refused at once", async () => {
