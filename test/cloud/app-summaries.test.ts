@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService, OnlineState } from "../../proto/gen/app/v1/app_pb.js";
 import { recordReportedVersions } from "../../targets/cloud/storage/reported-versions.js";
 import { signedInClient } from "../helpers/cloud-client.js";
+import { ONLINE_WINDOW_MS } from "../../targets/cloud/api/app-wire.js";
 import { startInProcessCloud, type InProcessCloud } from "../helpers/cloud-in-process.js";
 
 let cloud: InProcessCloud;
@@ -34,9 +35,11 @@ describe("machine summaries", () => {
     });
     expect(Number(online.lastOnline!.seconds) * 1000).toBe(cloud.clock.now());
 
-    cloud.clock.advance(2 * 60_000);
+    cloud.clock.advance(ONLINE_WINDOW_MS);
+    expect((await summary()).onlineState).toBe(OnlineState.ONLINE);
+    cloud.clock.advance(1000);
     const offline = await summary();
-    expect([offline.onlineState, offline.secondsSinceOnline]).toEqual([OnlineState.OFFLINE, 120n]);
+    expect([offline.onlineState, offline.secondsSinceOnline]).toEqual([OnlineState.OFFLINE, BigInt(ONLINE_WINDOW_MS / 1000 + 1)]);
     expect((await app.getRobot({ id: machineId })).robot?.onlineState).toBe(OnlineState.OFFLINE);
   });
 });

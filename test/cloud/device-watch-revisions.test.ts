@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { CloudService, type RevisionNotice } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { LAST_ACCESS_RESOLUTION_MS } from "../../targets/cloud/storage/device-store.js";
 import { WATCH_HEARTBEAT_MS } from "../../targets/cloud/api/device-watch-revisions.js";
 import { publishRevision } from "../../targets/cloud/fleet/publish-revision.js";
 import { revokeApiKey } from "../../targets/cloud/storage/api-keys.js";
@@ -105,6 +106,20 @@ describe("WatchRevisions, in this process", () => {
     cloud.clock.advance(WATCH_HEARTBEAT_MS);
     expect(await m.stream.ended).toMatch(/\[unauthenticated\] the API key of this token was revoked/);
     await until("no stream subscribed", () => expect(bus().listeners()).toBe(0));
+  });
+
+  it("keeps a machine that only listens counted as seen: each heartbeat is an access", async () => {
+    const m = await watched("listener");
+    await until("the opening notice", () => expect(m.stream.notices).toHaveLength(1));
+    const lastAccess = async () => Number((await db().selectFrom("parts").select("last_access").where("id", "=", m.partId).executeTakeFirstOrThrow()).last_access);
+    const opened = await lastAccess();
+    for (let beat = 2; beat <= 6; beat++) {
+      cloud.clock.advance(WATCH_HEARTBEAT_MS);
+      await until(`heartbeat ${beat}`, () => expect(m.stream.notices).toHaveLength(beat));
+    }
+    // Five heartbeats, 75 s: written again once the minute of resolution had passed.
+    await eventually(async () => ((await lastAccess()) > opened ? true : undefined), "last_access to move");
+    expect(cloud.clock.now() - (await lastAccess())).toBeLessThan(LAST_ACCESS_RESOLUTION_MS);
   });
 
   it("refuses no token and another part's key before subscribing", async () => {

@@ -6,8 +6,12 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { OnlineState, type LocationSchema, type OrganizationSchema, type RobotPartSchema, type RobotSchema } from "../../../proto/gen/app/v1/app_pb.js";
 import type { LocationsTable, MachinesTable, OrganizationsTable, PartsTable } from "../storage/tables.js";
 
-/** How recently a part must have reached svc-cloud to count as online. */
-export const ONLINE_WINDOW_MS = 60_000;
+/**
+ * How recently a part must have reached svc-cloud to count as online: `last_access` is written at
+ * most once a minute (LAST_ACCESS_RESOLUTION_MS), and a machine that only listens for revisions
+ * touches it on its stream's heartbeat, so a live machine is never older than that and a bit.
+ */
+export const ONLINE_WINDOW_MS = 2 * 60_000;
 
 export function organizationMessage(row: OrganizationsTable): MessageInitShape<typeof OrganizationSchema> {
   return { id: row.id, name: row.name, createdOn: timestampFromMs(Number(row.created_at)) };

@@ -7,13 +7,13 @@ import { Code, SvcError } from "../../../core/index.js";
 import type { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
 import { requireDevicePart } from "../auth/access.js";
 import type { Principal } from "../auth/principal.js";
-import { effectiveConfig } from "../fleet/effective-config.js";
+import { effectiveConfigOf } from "../fleet/effective-config.js";
 import { partCloudOf } from "../fleet/part-cloud.js";
 import { toRobotConfig } from "../fleet/robot-config.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { certificateForPart } from "../fleet/certificate-authority.js";
-import { takeRestartRequest, touchPart } from "../storage/device-store.js";
+import { recentlyAccessed, takeRestartRequest, touchPart } from "../storage/device-store.js";
 import type { PartsTable } from "../storage/tables.js";
 
 /** How often a machine asks whether to restart (Viam's interval). */
@@ -25,14 +25,14 @@ export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof
   /** The part, checked for the caller; a call by the part itself is its last access. */
   const reach = async (principal: Principal, partId: string): Promise<PartsTable> => {
     const part = await requireDevicePart(store.db, principal, partId);
-    if (principal.kind === "part-key") await touchPart(store.db, part.id, clock.now());
+    if (principal.kind === "part-key" && !recentlyAccessed(part, clock.now())) await touchPart(store.db, part.id, clock.now());
     return part;
   };
 
   return {
     async config(request, context) {
       const part = await reach(callerOf(context), request.id);
-      const effective = await effectiveConfig(store.db, part.id);
+      const effective = await effectiveConfigOf(store.db, part);
       const { config } = toRobotConfig(effective.config, await partCloudOf(store.db, part, cloud.publicUrl), String(effective.revision));
       return { config };
     },

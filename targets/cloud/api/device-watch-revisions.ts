@@ -45,6 +45,8 @@ export function deviceWatchPart(cloud: CloudContext, heartbeatMs = WATCH_HEARTBE
           if (next.kind === "ended") return;
           if (next.kind === "quiet") {
             await resolvePrincipal(store, principal.subject);
+            // A machine that only listens is still online: its heartbeat is its access.
+            if (principal.kind === "part-key") await touchPart(store.db, part.id, clock.now());
             yield toWire(last);
             continue;
           }

@@ -3,8 +3,7 @@
 // in it (no `fragments`, no `fragment_mods`).
 import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
-import { currentRevision } from "../storage/revisions.js";
-import type { Tables } from "../storage/tables.js";
+import type { PartsTable, Tables } from "../storage/tables.js";
 import { fragmentLookup } from "./fragment-lookup.js";
 import { mergeFragments } from "./merge-fragments.js";
 
@@ -16,16 +15,23 @@ export interface EffectiveConfig {
 }
 
 export async function effectiveConfig(db: Kysely<Tables>, partId: string): Promise<EffectiveConfig> {
-  const row = await currentRevision(db, partId);
-  const part = await db.selectFrom("parts").select("organization_id").where("id", "=", partId).executeTakeFirstOrThrow();
+  const part = await db.selectFrom("parts").select(["id", "organization_id", "revision"]).where("id", "=", partId).executeTakeFirst();
+  if (part === undefined) throw new SvcError(Code.NotFound, `no part ${partId}`);
+  return effectiveConfigOf(db, part);
+}
+
+/** The same, for a part whose row the caller has read already (its current revision and organisation). */
+export async function effectiveConfigOf(db: Kysely<Tables>, part: Pick<PartsTable, "id" | "organization_id" | "revision">): Promise<EffectiveConfig> {
+  // Revisions are only ever appended, so the one the row names is there and never changes.
+  const row = await db.selectFrom("part_revisions").select(["config", "created_at"]).where("part_id", "=", part.id).where("revision", "=", part.revision).executeTakeFirstOrThrow();
   const own = JSON.parse(row.config) as Record<string, unknown>;
   try {
     const { config } = await mergeFragments({ label: "the part", config: own }, fragmentLookup(db, part.organization_id));
-    return { config, revision: row.revision, time: Number(row.created_at) };
+    return { config, revision: part.revision, time: Number(row.created_at) };
   } catch (thrown) {
     // Every save checks the merge, so this is a store changed by other means: the machine keeps
     // what it runs and the reason is said, instead of a config with a silent gap.
     if (!(thrown instanceof SvcError)) throw thrown;
-    throw new SvcError(Code.FailedPrecondition, `part ${partId}: revision ${row.revision} cannot be put together with its fragments: ${thrown.message}`, thrown);
+    throw new SvcError(Code.FailedPrecondition, `part ${part.id}: revision ${part.revision} cannot be put together with its fragments: ${thrown.message}`, thrown);
   }
 }

@@ -1,10 +1,15 @@
 // What the device side writes about a part: when it last reached svc-cloud, and the restart a
 // person asked for, taken once the part has been told.
 import type { Kysely } from "kysely";
-import type { Tables } from "./tables.js";
+import type { PartsTable, Tables } from "./tables.js";
 
 /** How stale `last_access` may be before a call writes it again: one write a minute, not one a call. */
 export const LAST_ACCESS_RESOLUTION_MS = 60_000;
+
+/** Whether the part's `last_access` is recent enough that a call need not write it again. */
+export function recentlyAccessed(part: Pick<PartsTable, "last_access">, now: number): boolean {
+  return part.last_access !== null && Number(part.last_access) >= now - LAST_ACCESS_RESOLUTION_MS;
+}
 
 export async function touchPart(db: Kysely<Tables>, partId: string, now: number): Promise<void> {
   await db
