@@ -10,6 +10,7 @@ import type { DataSyncService, FileUploadRequest } from "../../../proto/gen/app/
 import type { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { requireDevicePart, requirePartRole } from "../auth/access.js";
 import { callerOf } from "../server/caller.js";
+import { withinIdle } from "../server/within-idle.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { createFileWriter, findPartFile, listPartFiles, readPartFile, recordFile, type FileWriter } from "../storage/part-files.js";
 import { newId } from "../storage/secrets.js";
@@ -17,6 +18,8 @@ import type { PartFilesTable, PartsTable } from "../storage/tables.js";
 
 /** How many uploads one part may have open at once. */
 export const MAX_UPLOADS_PER_PART = 4;
+/** How long an upload may go without a message before it is ended. */
+export const UPLOAD_IDLE_MS = 60_000;
 const MAX_NAME_CHARACTERS = 255;
 const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
 
@@ -46,7 +49,7 @@ export function deviceDataSync(cloud: CloudContext): Partial<ServiceImpl<typeof 
   return {
     async fileUpload(requests, context) {
       const principal = callerOf(context);
-      const iterator = requests[Symbol.asyncIterator]();
+      const iterator = withinIdle(requests[Symbol.asyncIterator](), clock, UPLOAD_IDLE_MS, "FileUpload");
       const first = await iterator.next();
       if (first.done === true || first.value.uploadPacket.case !== "metadata") throw new SvcError(Code.InvalidArgument, "FileUpload: the first message must be the metadata (part_id, file_name, ...)");
       const metadata = first.value.uploadPacket.value;

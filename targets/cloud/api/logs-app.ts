@@ -1,7 +1,7 @@
 // AppService's log calls: GetRobotPartLogs (a page of one part's entries, newest first, by level,
-// text and time range, with Viam's page tokens) and TailRobotPartLogs (new entries as they are
-// stored, until the client goes). Anyone who may read the part may read its logs; nothing deletes
-// them but their age (see fleet/log-retention.ts).
+// text and time range, with Viam's page tokens; a page of large entries is cut to fit one answer)
+// and TailRobotPartLogs (new entries as they are stored, until the client goes). Anyone who may
+// read the part may read its logs; nothing deletes them but their age (see fleet/log-retention.ts).
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, SvcError } from "../../../core/index.js";
@@ -18,7 +18,11 @@ export const DEFAULT_LOG_PAGE = 100;
 export const MAX_LOG_PAGE = 1000;
 /** Entries a tail may fall behind by before it is ended (the client reopens it). */
 export const MAX_TAIL_BACKLOG = 10_000;
+/** Bytes of entries a tail may fall behind by (one largest message's worth). */
+export const MAX_TAIL_BACKLOG_BYTES = 4 * 1024 * 1024;
 const MAX_FILTER = 1024;
+/** Bytes of entries one page may hold: a page of the largest entries still fits one answer. */
+export const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 
 function cursorText(cursor: LogCursor): string {
   return `${cursor.time}.${cursor.id}`;
@@ -52,8 +56,10 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
         before: request.pageToken === undefined || request.pageToken === "" ? undefined : parseCursor(request.pageToken),
         limit,
       });
-      const last = rows.at(-1);
-      return { logs: rows.map(entryOf), nextPageToken: rows.length === limit && last !== undefined ? cursorText(last) : "" };
+      const page = withinBytes(rows, MAX_PAGE_BYTES);
+      const last = page.at(-1);
+      const more = page.length < rows.length || rows.length === limit;
+      return { logs: page.map(entryOf), nextPageToken: more && last !== undefined ? cursorText(last) : "" };
     },
 
     async *tailRobotPartLogs(request, context) {
@@ -65,24 +71,42 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
   };
 }
 
+/** About what an entry holds in memory: its text fields' lengths. */
+function rowBytes(row: NewLogRow): number {
+  return row.message.length + row.stack.length + row.fields.length + (row.caller?.length ?? 0) + row.host.length + row.logger.length;
+}
+
+/** The first rows, at least one, whose bytes stay within `budget`. */
+function withinBytes<T extends NewLogRow>(rows: T[], budget: number): T[] {
+  let used = 0;
+  for (let i = 0; i < rows.length; i++) {
+    used += rowBytes(rows[i]!);
+    if (used > budget && i > 0) return rows.slice(0, i);
+  }
+  return rows;
+}
+
 type TailMessage = MessageInitShape<typeof TailRobotPartLogsResponseSchema>;
 
 /**
  * A part's new entries as they are stored. The stream opens with an empty batch (the client then
  * knows it is listening) and ends when the client goes; a client that falls MAX_TAIL_BACKLOG
- * entries behind is told so and ended rather than kept in memory without bound.
+ * entries or MAX_TAIL_BACKLOG_BYTES behind is told so and ended rather than kept in memory without bound.
  */
 async function* tail(cloud: CloudContext, partId: string, wanted: (row: NewLogRow) => boolean, context: HandlerContext): AsyncGenerator<TailMessage> {
-  const queue: NewLogRow[][] = [];
+  const queue: { rows: NewLogRow[]; bytes: number }[] = [];
   let queued = 0;
+  let queuedBytes = 0;
   let overflowed = false;
   let wake: (() => void) | undefined;
   const unsubscribe = cloud.logs.subscribe(partId, (rows) => {
     const kept = rows.filter(wanted);
     if (kept.length === 0) return;
+    const bytes = kept.reduce((sum, row) => sum + rowBytes(row), 0);
     queued += kept.length;
-    if (queued > MAX_TAIL_BACKLOG) overflowed = true;
-    else queue.push(kept);
+    queuedBytes += bytes;
+    if (queued > MAX_TAIL_BACKLOG || queuedBytes > MAX_TAIL_BACKLOG_BYTES) overflowed = true;
+    else queue.push({ rows: kept, bytes });
     wake?.();
   });
   const onAbort = () => wake?.();
@@ -90,15 +114,16 @@ async function* tail(cloud: CloudContext, partId: string, wanted: (row: NewLogRo
   try {
     yield { logs: [] };
     while (!context.signal.aborted) {
-      if (overflowed) throw new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries behind; open it again (GetRobotPartLogs reads what was missed)`);
+      if (overflowed) throw new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries or ${MAX_TAIL_BACKLOG_BYTES} bytes behind; open it again (GetRobotPartLogs reads what was missed)`);
       const next = queue.shift();
       if (next === undefined) {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
         continue;
       }
-      queued -= next.length;
-      yield { logs: next.map(entryOf) };
+      queued -= next.rows.length;
+      queuedBytes -= next.bytes;
+      yield { logs: next.rows.map(entryOf) };
     }
   } finally {
     unsubscribe();

@@ -9,9 +9,12 @@ export interface LoginLimiter {
   /** Throws ResourceExhausted while `entity` or `peer` is locked out. */
   check(entity: string, peer: string): void;
   failed(entity: string, peer: string): void;
+  /** How many entities and peers it remembers. */
+  tracked(): number;
 }
 
-const MAX_TRACKED = 10_000;
+/** The most entities and peers remembered at once. */
+export const MAX_TRACKED = 10_000;
 
 export function createLoginLimiter(clock: Clock, maxFailures = 10, windowMs = 5 * 60_000): LoginLimiter {
   const failures = new Map<string, number[]>();
@@ -24,6 +27,22 @@ export function createLoginLimiter(clock: Clock, maxFailures = 10, windowMs = 5 
     return times;
   };
 
+  /**
+   * Random entities from many addresses must not grow the table without end. Past the bound it is
+   * brought down to half (so compacting is rare): what expired goes first, then the oldest of
+   * those not locked out, and only then the oldest locked out.
+   */
+  const compact = () => {
+    for (const name of [...failures.keys()]) recent(name);
+    const locked = (name: string, times: number[]) => times.length >= (name.startsWith("peer:") ? maxFailures * 10 : maxFailures);
+    for (const keepLocked of [true, false]) {
+      for (const [name, times] of failures) {
+        if (failures.size <= MAX_TRACKED / 2) return;
+        if (!keepLocked || !locked(name, times)) failures.delete(name);
+      }
+    }
+  };
+
   return {
     check: (entity, peer) => {
       if (recent(`entity:${entity}`).length >= maxFailures || recent(`peer:${peer}`).length >= maxFailures * 10) {
@@ -31,9 +50,9 @@ export function createLoginLimiter(clock: Clock, maxFailures = 10, windowMs = 5 
       }
     },
     failed: (entity, peer) => {
-      // Random entity names must not grow the table without end: past a bound, forget what expired.
-      if (failures.size > MAX_TRACKED) for (const name of [...failures.keys()]) recent(name);
       for (const name of [`entity:${entity}`, `peer:${peer}`]) failures.set(name, [...recent(name), clock.now()]);
+      if (failures.size > MAX_TRACKED) compact();
     },
+    tracked: () => failures.size,
   };
 }

@@ -3,7 +3,7 @@
 // with a fixed preface no HTTP/1 request line shares, so the connection is handed to the right
 // server with the bytes it has already sent put back.
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
-import { createSecureServer, createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import { constants as h2Constants, createSecureServer, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
 
 export type RequestHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
@@ -24,6 +24,8 @@ export interface Listening {
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 /** How long a connection may take to send its first bytes, and a request its headers. */
 const FIRST_BYTES_MS = 10_000;
+/** How long an HTTP/2 connection may stay open with no stream open on it. */
+const IDLE_SESSION_MS = 30_000;
 const h2Settings = { maxConcurrentStreams: 256 };
 
 export async function listen(options: ListenOptions): Promise<Listening> {
@@ -53,8 +55,59 @@ export async function listen(options: ListenOptions): Promise<Listening> {
 }
 
 function tlsServer(options: ListenOptions): Server {
-  const server = createSecureServer({ ...options.tls!, allowHTTP1: true, settings: h2Settings }, options.handler);
+  const server = createSecureServer({ ...options.tls!, allowHTTP1: true, settings: h2Settings }, wellFormed(bodyDeadlines(options.handler)));
+  server.on("session", closeWhenIdle);
   return server as unknown as Server;
+}
+
+/**
+ * A request target no URL parser takes (`GET http://a:99999/`) is answered 400 here, before any
+ * handler parses it: a parser's throw in a request handler would end the process.
+ */
+function wellFormed(handler: RequestHandler): RequestHandler {
+  return (req, res) => {
+    if (URL.canParse(req.url ?? "/", "http://svc-cloud")) return handler(req, res);
+    const text = JSON.stringify({ error: "the request target is not a URL" });
+    (res as ServerResponse).writeHead(400, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  };
+}
+
+/**
+ * An HTTP/2 request's body must keep arriving: a stream that receives nothing for FIRST_BYTES_MS
+ * before its body has ended is cancelled (a stalled upload, or headers sent with no body). Once
+ * the body is in, the answer may take as long as it needs (a tail, a watch).
+ */
+function bodyDeadlines(handler: RequestHandler): RequestHandler {
+  return (req, res) => {
+    // A request whose headers ended it (a GET) has no body to wait for.
+    if ("stream" in req && !req.stream.endAfterHeaders) {
+      const stream = req.stream;
+      stream.setTimeout(FIRST_BYTES_MS, () => stream.close(h2Constants.NGHTTP2_CANCEL));
+      req.once("end", () => stream.setTimeout(0));
+    }
+    handler(req, res);
+  };
+}
+
+/** Closes an HTTP/2 connection that has had no stream open for IDLE_SESSION_MS. */
+function closeWhenIdle(session: ServerHttp2Session): void {
+  let open = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => session.close(), IDLE_SESSION_MS);
+  };
+  arm();
+  session.on("stream", (stream) => {
+    open += 1;
+    clearTimeout(timer);
+    stream.once("close", () => {
+      open -= 1;
+      if (open === 0 && !session.closed) arm();
+    });
+  });
+  session.once("close", () => clearTimeout(timer));
 }
 
 /**
@@ -82,8 +135,9 @@ function headersDeadlines(h1: ReturnType<typeof createHttp1Server>) {
 }
 
 function cleartextServer(handler: RequestHandler): Server {
-  const h2 = createHttp2Server({ settings: h2Settings }, handler);
-  const h1 = createHttp1Server(handler);
+  const h2: Http2Server = createHttp2Server({ settings: h2Settings }, wellFormed(bodyDeadlines(handler)));
+  h2.on("session", closeWhenIdle);
+  const h1 = createHttp1Server(wellFormed(handler));
   const awaitHeaders = headersDeadlines(h1);
   return createNetServer((socket) => {
     let seen = Buffer.alloc(0);
