@@ -20,6 +20,8 @@ export const ERROR_LEVELS: readonly string[] = ["error", "dpanic", "panic", "fat
 type Init<T> = Omit<T, "$typeName" | "$unknown">;
 
 function bounded(value: string, limit: number, where: string): string {
+  // A UTF-16 code unit is at most three bytes of UTF-8: most values need no counting.
+  if (value.length * 3 <= limit) return value;
   const bytes = Buffer.byteLength(value, "utf8");
   if (bytes > limit) throw new SvcError(Code.InvalidArgument, `${where}: at most ${limit} bytes (got ${bytes})`);
   return value;
