@@ -2,7 +2,6 @@
 // without --insecure, HTTP/2 (gRPC) and HTTP/1.1 (gRPC-web) chosen by ALPN on one port, and the
 // credentials file it prints names the https address. A client that does not trust the
 // certificate is refused by its own TLS check, and plain HTTP to the port gets nothing.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,21 +10,15 @@ import { createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthService } from "../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
-import { requireTools } from "../helpers/system-tools.js";
+import { makeSelfSignedCertificate } from "../helpers/self-signed.js";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-cloud-tls-"));
-const certFile = join(dir, "cert.pem");
-const keyFile = join(dir, "key.pem");
+let certFile = "";
 let cloud: CloudProcess | undefined;
 
 beforeAll(async () => {
-  requireTools("openssl");
-  const made = spawnSync("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=localhost",
-    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-  ]);
-  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  let keyFile: string;
+  ({ certFile, keyFile } = makeSelfSignedCertificate(dir));
   // 0.0.0.0 would be refused without TLS; with it, svc-cloud serves there.
   cloud = await startCloud({ args: ["--listen", "0.0.0.0:0", "--tls-cert", certFile, "--tls-key", keyFile] });
 });

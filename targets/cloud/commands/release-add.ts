@@ -12,6 +12,7 @@ import { Code, SvcError } from "../../../core/index.js";
 import { compareVersionTexts, parseReleaseIndex, RELEASE_PRODUCTS, type Channel } from "../../../core/agent/index.js";
 import type { Store } from "../storage/open-store.js";
 import { addRelease, isImported, setChannel } from "../storage/releases-store.js";
+import type { ReleasesTable } from "../storage/tables.js";
 
 export interface ReleaseAddOptions {
   dir: string | undefined;
@@ -33,14 +34,8 @@ export function releasesDir(dataDir: string): string {
 /** A file name svc-cloud serves: no path, nothing a shell or URL would read twice. */
 export const RELEASE_FILE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,200}$/;
 
-interface Artifact {
-  product: string;
-  version: string;
-  platform: string;
-  file: string;
-  sha256: string;
-  size: number;
-}
+/** An artifact as the release folder's index names it: a release row before it is imported. */
+type Artifact = Omit<ReleasesTable, "added_at">;
 
 export async function releaseAdd(store: Store, options: ReleaseAddOptions): Promise<ReleaseAddResult> {
   if (options.dir === undefined) throw new SvcError(Code.InvalidArgument, "release add: name the folder `npm run package` wrote (svc-cloud release add DIR)");

@@ -2,13 +2,12 @@
 // inside TLS. The certificate is made for the test with the openssl command.
 import { Code, ConnectError } from "@connectrpc/connect";
 import * as grpc from "@grpc/grpc-js";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireTools } from "../../helpers/system-tools.js";
+import { makeSelfSignedCertificate } from "../../helpers/self-signed.js";
 import { GetReadingsRequestSchema } from "../../../proto/gen/common/v1/common_pb.js";
 import { createApiServer, peerKey, type ApiServer, type Peer } from "../../../targets/linux/server/transport/index.js";
 import {
@@ -29,13 +28,7 @@ let server: ApiServer | undefined;
 const peers: Peer[] = [];
 
 beforeAll(async () => {
-  requireTools("openssl");
-  const made = spawnSync("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=localhost",
-    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-  ]);
-  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  makeSelfSignedCertificate(dir);
   server = await createApiServer({
     bindAddress: "127.0.0.1:0",
     routes: sensorRoutes,
