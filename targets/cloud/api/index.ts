@@ -1,13 +1,16 @@
 // Every service svc-cloud serves on its port, and its plain HTTP routes. A service whose calls are
 // implemented in several files (AppService's machines, history, fragments and logs) is put
-// together here from their parts; a call no part implements answers UNIMPLEMENTED.
+// together here from their parts; a call no part implements answers UNIMPLEMENTED. Every call but
+// signing in and accepting an invitation needs a token (server/auth-interceptor.ts).
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import { AgentDeviceService } from "../../../proto/gen/app/agent/v1/agent_pb.js";
 import { AppService } from "../../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
 import { DataSyncService } from "../../../proto/gen/app/datasync/v1/data_sync_pb.js";
 import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import type { HttpRoute } from "../server/http-routes.js";
+import { agentDeviceService } from "./agent-device-service.js";
 import { appKeys } from "./app-keys.js";
 import { appMachines } from "./app-machines.js";
 import { appOrganizations } from "./app-organizations.js";
@@ -19,8 +22,6 @@ import { deviceRoutes } from "./device-routes.js";
 import { deviceWatchPart } from "./device-watch-revisions.js";
 import { fragmentsAppPart } from "./fragments-service.js";
 import { historyAppPart, historyCloudPart } from "./history-service.js";
-import { AgentDeviceService } from "../../../proto/gen/app/agent/v1/agent_pb.js";
-import { agentDeviceService } from "./agent-device-service.js";
 import { logsAppPart } from "./logs-app.js";
 import { logsDevicePart } from "./logs-device.js";
 import { releasesPart } from "./releases-service.js";
