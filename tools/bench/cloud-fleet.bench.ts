@@ -6,7 +6,6 @@
 // with all of them connected, read from /proc.
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +20,7 @@ import { openStore } from "../../targets/cloud/storage/open-store.js";
 import { saveRevision } from "../../targets/cloud/storage/revisions.js";
 import { newId } from "../../targets/cloud/storage/secrets.js";
 import { bearer, cloudTransport, signIn } from "../../test/helpers/cloud-client.js";
-import { distLinux } from "../../test/helpers/run-cli.js";
+import { startCloud } from "../../test/helpers/cloud-process.js";
 import { report } from "./report.js";
 
 const MACHINES = Number(process.env.BENCH_CLOUD_MACHINES ?? 1000);
@@ -46,20 +45,6 @@ async function seed(dataDir: string) {
   } finally {
     await store.close();
   }
-}
-
-function startProcess(dataDir: string) {
-  const child = spawn(process.execPath, [join(distLinux, "svc-cloud.mjs"), "--data", dataDir, "--listen", "localhost:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d) => {
-      err += d;
-      const match = /serving \S+ on (https?:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`svc-cloud exited with ${code}: ${err}`)));
-  });
-  return { child, url, stop: () => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.kill("SIGTERM"))) };
 }
 
 /** One simulated machine: its own connection, its own token, its watch and its Config fetches. */
@@ -115,10 +100,10 @@ function percentile(sorted: number[], p: number): number {
 
 const dataDir = mkdtempSync(join(tmpdir(), "svc-cloud-fleet-bench-"));
 const { init, fragmentId, machines: parts } = await seed(dataDir);
-const cloud = startProcess(dataDir);
+const cloud = await startCloud({ reuse: { dataDir, init } });
 const machines: ReturnType<typeof machine>[] = [];
 try {
-  const url = await cloud.url;
+  const { url } = cloud;
   const arrivals = new Map<number, number[]>();
   for (let i = 0; i < parts.length; i += 50) {
     const batch = parts.slice(i, i + 50).map((p) => machine(url, p.partId, p.key, (revision) => (arrivals.get(revision) ?? arrivals.set(revision, []).get(revision)!).push(performance.now())));

@@ -10,7 +10,6 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +22,7 @@ import { createMachine } from "../../targets/cloud/storage/fleet.js";
 import { openStore, storeFile } from "../../targets/cloud/storage/open-store.js";
 import { systemClock } from "../../targets/cloud/system-clock.js";
 import { bearer, cloudTransport, signIn } from "../../test/helpers/cloud-client.js";
-import { distLinux } from "../../test/helpers/run-cli.js";
+import { startCloud } from "../../test/helpers/cloud-process.js";
 import { report } from "./report.js";
 
 const DAY = 24 * 60 * 60_000;
@@ -79,27 +78,13 @@ function countExpired(dataDir: string, cutoff: number): number {
   }
 }
 
-async function startProcess(dataDir: string) {
-  const child = spawn(process.execPath, [join(distLinux, "svc-cloud.mjs"), "--data", dataDir, "--listen", "localhost:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d) => {
-      err += d;
-      const match = /serving \S+ on (https?:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`svc-cloud exited with ${code}: ${err}`)));
-  });
-  return { url, stop: () => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.kill("SIGTERM"))) };
-}
-
 async function ingest(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-cloud-bench-"));
   try {
     const now = Date.now();
-    const { parts } = await seed(dataDir, 4, now);
+    const { init, parts } = await seed(dataDir, 4, now);
     fillLogs(dataDir, EXPIRED_ROWS, (i) => [parts[i % 4]!.id, now - LOG_RETENTION_MS - DAY + i, "info", `expired entry ${i}`]);
-    const cloud = await startProcess(dataDir);
+    const cloud = await startCloud({ reuse: { dataDir, init } });
     try {
       const clients = await Promise.all(
         parts.map(async (p) => ({ part: p, robot: createClient(RobotService, cloudTransport(cloud.url, "grpc", [bearer(await signIn(cloud.url, p.key.id, p.key.key))])) })),
