@@ -10,7 +10,6 @@ import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { CloudService, type RevisionNotice } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { LAST_ACCESS_RESOLUTION_MS } from "../../targets/cloud/storage/device-store.js";
 import { WATCH_HEARTBEAT_MS } from "../../targets/cloud/api/device-watch-revisions.js";
-import { publishRevision } from "../../targets/cloud/fleet/publish-revision.js";
 import { revokeApiKey } from "../../targets/cloud/storage/api-keys.js";
 import { createMachine } from "../../targets/cloud/storage/fleet.js";
 import { saveRevision } from "../../targets/cloud/storage/revisions.js";
@@ -69,21 +68,22 @@ describe("WatchRevisions, in this process", () => {
 
   async function edit(partId: string, config: Record<string, unknown>) {
     cloud.clock.advance(10);
-    await saveRevision(db(), { partId, config, editedBy: "test", now: cloud.clock.now() });
-    await publishRevision(db(), bus(), partId);
+    const saved = await saveRevision(db(), { partId, config, editedBy: "test", now: cloud.clock.now() });
+    bus().publish(saved);
+    return saved;
   }
 
   it("opens with the current revision, then brings each new one; Config answers it", async () => {
     const m = await watched("watcher");
     await until("the opening notice", () => expect(m.stream.notices.map((n) => n.revision)).toEqual(["1"]));
     expect(m.stream.notices[0]).toMatchObject({ partId: m.partId });
-    await edit(m.partId, { components: [{ name: "s1", api: "rdk:component:sensor", model: "fake" }] });
+    const second = await edit(m.partId, { components: [{ name: "s1", api: "rdk:component:sensor", model: "fake" }] });
     await until("the notice of revision 2", () => expect(m.stream.notices.map((n) => n.revision)).toEqual(["1", "2"]));
     const { config } = await m.robot.config({ id: m.partId });
     expect(config?.revision).toBe("2");
     expect(config?.components.map((c) => c.name)).toEqual(["s1"]);
     // Published twice, told once.
-    await publishRevision(db(), bus(), m.partId);
+    bus().publish(second);
     await edit(m.partId, {});
     await until("the notice of revision 3 only", () => expect(m.stream.notices.map((n) => n.revision)).toEqual(["1", "2", "3"]));
   });

@@ -8,7 +8,6 @@ import type { AppService } from "../../../proto/gen/app/v1/app_pb.js";
 import { requirePartRole } from "../auth/access.js";
 import { principalName } from "../auth/principal.js";
 import { checkPartConfig } from "../fleet/check-part-config.js";
-import { publishRevision } from "../fleet/publish-revision.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { addPart, checkPartNameFree, currentConfigs, deletePart, findMachine, markForRestart, partsOf, renamePart } from "../storage/machines-store.js";
@@ -62,8 +61,7 @@ export function appParts(cloud: CloudContext): Partial<ServiceImpl<typeof AppSer
         const basedOn = request.lastKnownUpdate === undefined ? undefined : timestampMs(request.lastKnownUpdate);
         // The fragments it lists are checked in the saving transaction, so none changes in between.
         const check = async (tx: typeof db) => void (await checkPartConfig(tx, part.organization_id, config));
-        await saveRevision(db, { partId: part.id, config, editedBy: principalName(principal), now: cloud.clock.now(), basedOn, check });
-        await publishRevision(db, cloud.revisions, part.id);
+        cloud.revisions.publish(await saveRevision(db, { partId: part.id, config, editedBy: principalName(principal), now: cloud.clock.now(), basedOn, check }));
       }
       if (name !== part.name) await renamePart(db, part.id, name);
       const updated = await requirePartRole(db, principal, part.id, "viewer");

@@ -70,11 +70,11 @@ export function historyCloudPart(cloud: CloudContext): Partial<ServiceImpl<typeo
           throw new SvcError(thrown.code, `revision ${number} cannot be restored as it is: ${thrown.message}`);
         }
       };
-      const revision = await saveRevision(db, { partId: part.id, config, editedBy: principalName(principal), now: cloud.clock.now(), check });
+      const restored = await saveRevision(db, { partId: part.id, config, editedBy: principalName(principal), now: cloud.clock.now(), check });
+      cloud.revisions.publish(restored);
       const saved = await requirePartRole(db, principal, part.id, "viewer");
-      cloud.revisions.publish({ partId: part.id, revision, time: Number(saved.updated_at) });
       const locationId = (await findMachine(db, part.machine_id))?.location_id ?? "";
-      return { part: robotPartMessage(saved, locationId, cloud.clock.now(), { ...config, revision: String(revision) }) };
+      return { part: robotPartMessage(saved, locationId, cloud.clock.now(), { ...config, revision: String(restored.revision) }) };
     },
   };
 }

@@ -18,33 +18,35 @@ export interface SaveRevision {
   check?: (tx: Kysely<Tables>) => Promise<void>;
 }
 
-/** Appends a revision and makes it the part's current one; answers its number. */
-export function saveRevision(db: Kysely<Tables>, values: SaveRevision): Promise<number> {
-  return db.transaction().execute((tx) => appendRevision(tx, values));
+/** A saved revision: what the machines using the part are told. */
+export interface SavedRevision {
+  partId: string;
+  revision: number;
+  /** When it was made (ms); also the part's new `updated_at`. */
+  time: number;
 }
 
-/**
- * saveRevision's work inside a transaction the caller holds, for a change that saves several
- * revisions at once (a fragment's edit saves one for every part using it) or all or nothing.
- */
-export async function appendRevision(tx: Kysely<Tables>, values: SaveRevision): Promise<number> {
-  const part = await tx.selectFrom("parts").select(["revision", "updated_at"]).where("id", "=", values.partId).executeTakeFirst();
-  if (part === undefined) throw new SvcError(Code.NotFound, `no part ${values.partId}`);
-  if (values.basedOn !== undefined && Number(part.updated_at) > values.basedOn) {
-    throw new SvcError(
-      Code.Aborted,
-      `the part's config was changed at ${new Date(Number(part.updated_at)).toISOString()}, after the version this edit started from (${new Date(values.basedOn).toISOString()}); reload it and edit again`,
-    );
-  }
-  // Checks that read other rows (the fragments a config uses) run here, so nothing changes them
-  // between the check and the save.
-  await values.check?.(tx);
-  const revision = part.revision + 1;
-  // A revision is at least a millisecond after the last, so `updated_at` orders edits strictly.
-  const at = Math.max(values.now, Number(part.updated_at) + 1);
-  await tx.insertInto("part_revisions").values({ part_id: values.partId, revision, config: JSON.stringify(values.config), edited_by: values.editedBy, created_at: at }).execute();
-  await tx.updateTable("parts").set({ revision, updated_at: at }).where("id", "=", values.partId).execute();
-  return revision;
+/** Appends a revision and makes it the part's current one. */
+export function saveRevision(db: Kysely<Tables>, values: SaveRevision): Promise<SavedRevision> {
+  return db.transaction().execute(async (tx) => {
+    const part = await tx.selectFrom("parts").select(["revision", "updated_at"]).where("id", "=", values.partId).executeTakeFirst();
+    if (part === undefined) throw new SvcError(Code.NotFound, `no part ${values.partId}`);
+    if (values.basedOn !== undefined && Number(part.updated_at) > values.basedOn) {
+      throw new SvcError(
+        Code.Aborted,
+        `the part's config was changed at ${new Date(Number(part.updated_at)).toISOString()}, after the version this edit started from (${new Date(values.basedOn).toISOString()}); reload it and edit again`,
+      );
+    }
+    // Checks that read other rows (the fragments a config uses) run here, so nothing changes them
+    // between the check and the save.
+    await values.check?.(tx);
+    const revision = part.revision + 1;
+    // A revision is at least a millisecond after the last, so `updated_at` orders edits strictly.
+    const at = Math.max(values.now, Number(part.updated_at) + 1);
+    await tx.insertInto("part_revisions").values({ part_id: values.partId, revision, config: JSON.stringify(values.config), edited_by: values.editedBy, created_at: at }).execute();
+    await tx.updateTable("parts").set({ revision, updated_at: at }).where("id", "=", values.partId).execute();
+    return { partId: values.partId, revision, time: at };
+  });
 }
 
 /** The parts' rows a batch of revisions starts from. */
@@ -61,8 +63,8 @@ const BATCH = 200;
  * statement, so a fleet of a thousand parts takes a handful of statements, not thousands.
  * Answers each part's new revision and its time.
  */
-export async function appendRevisions(tx: Kysely<Tables>, parts: readonly BatchPart[], editedBy: string, now: number): Promise<{ partId: string; revision: number; time: number }[]> {
-  const saved: { partId: string; revision: number; time: number }[] = [];
+export async function appendRevisions(tx: Kysely<Tables>, parts: readonly BatchPart[], editedBy: string, now: number): Promise<SavedRevision[]> {
+  const saved: SavedRevision[] = [];
   for (let from = 0; from < parts.length; from += BATCH) {
     const chunk = parts.slice(from, from + BATCH);
     const ids = chunk.map((p) => p.partId);
