@@ -2,8 +2,8 @@
 // the HTTP routes on one port until closed.
 import { hostname } from "node:os";
 import { createContextValues } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { every, type Clock } from "../../core/index.js";
+import { createRpcHandler } from "../../node/rpc/rpc-handler.js";
 import { httpRoutes, registerApi } from "./api/index.js";
 import { createLoginLimiter } from "./auth/login-limiter.js";
 import { createTokenIssuer } from "./auth/token-issuer.js";
@@ -12,7 +12,7 @@ import { startLogRetention } from "./fleet/log-retention.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
 import { openStore, type Store } from "./storage/open-store.js";
 import { claimServeLock } from "./storage/serve-lock.js";
-import { createAuthInterceptor } from "./server/auth-interceptor.js";
+import { createAuthInterceptor, PUBLIC_METHOD_PATHS } from "./server/auth-interceptor.js";
 import { peerAddressKey } from "./server/caller.js";
 import type { CloudContext } from "./server/cloud-context.js";
 import { createErrorInterceptor } from "./server/error-interceptor.js";
@@ -40,6 +40,8 @@ export interface CloudServer {
 
 /** The largest request or answer message, in bytes: a whole machine config fits with room to spare. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** The largest body of a call made without a token (signing in, accepting an invitation). */
+export const OPEN_METHOD_MAX_BYTES = 64 * 1024;
 /** How long an access token is valid. */
 export const TOKEN_LIFETIME_MS = 60 * 60_000;
 /** How old the key that signs tokens may grow before a new one takes over (checked hourly). */
@@ -71,14 +73,20 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
     await writeSetting(store.db, "public_url", publicUrl);
     // A data folder made before svc-cloud had a certificate authority gets one at its first start.
     await ensureCertificateAuthority(store.db, options.clock.now());
-    handler = connectNodeAdapter({
+    const stopping = new AbortController();
+    const rpc = createRpcHandler({
       routes: (router) => registerApi(router, context),
       interceptors: [createErrorInterceptor(options.log), createAuthInterceptor(context)],
+      shutdownSignal: stopping.signal,
       contextValues: (req) => createContextValues().set(peerAddressKey, req.socket?.remoteAddress ?? ""),
-      readMaxBytes: MAX_MESSAGE_BYTES,
-      writeMaxBytes: MAX_MESSAGE_BYTES,
-      fallback: createHttpFallback(httpRoutes(), context, options.log),
+      limits: { maxMessageBytes: MAX_MESSAGE_BYTES, openMethodMaxBytes: OPEN_METHOD_MAX_BYTES },
+      openMethods: PUBLIC_METHOD_PATHS,
+      onError: (thrown, path) => options.log(`svc-cloud: ${path} failed: ${(thrown as Error)?.stack ?? String(thrown)}`),
     });
+    const fallback = createHttpFallback(httpRoutes(), context, options.log);
+    handler = (req, res) => {
+      if (!rpc.serve(req, res, pathOf(req))) fallback(req, res);
+    };
     const rotation = startRotation(context, options.log);
     const retention = startLogRetention({ db: store.db, clock: options.clock, log: options.log });
     const open = listening;
@@ -86,6 +94,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       port: open.port,
       context,
       close: async () => {
+        stopping.abort();
         rotation();
         retention.stop();
         await closeAll(open, store);
@@ -98,6 +107,13 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
     releaseLock();
     throw thrown;
   }
+}
+
+/** A request's path, without its query. */
+function pathOf(req: { url?: string }): string {
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
 }
 
 /** Rotates the signing key once it is too old: now, and every hour after. */

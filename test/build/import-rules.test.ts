@@ -89,6 +89,19 @@ describe("the import rules check", () => {
     ]);
   });
 
+  it("keeps node/ for the targets that run on Node, and importing none of them", () => {
+    const dir = project({
+      "node/rpc/handler.ts": `import { serve } from "../../targets/linux/serve.js";\nexport const handler = serve;\n`,
+      "targets/linux/serve.ts": `export const serve = 2;\n`,
+      "targets/cloud/api.ts": `import { handler } from "../../node/rpc/handler.js";\nexport const api = handler;\n`,
+      "targets/mcu/main.ts": `import { handler } from "../../node/rpc/handler.js";\nexport const main = handler;\n`,
+    });
+    expect(importProblems(dir).map((p) => `${p.file}:${p.line} ${p.problem}`)).toEqual([
+      "node/rpc/handler.ts:1 node/ imports targets/linux/serve.ts; what the Node programs share imports none of them",
+      "targets/mcu/main.ts:1 targets/mcu imports node/rpc/handler.ts; node/ is for the targets that run on Node",
+    ]);
+  });
+
   it("finds no import cycle and no forbidden import in svc", () => {
     expect(importProblems(repo).map((p) => `${p.file}:${p.line} ${p.problem}`)).toEqual([]);
   });

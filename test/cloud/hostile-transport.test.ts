@@ -59,9 +59,17 @@ describe("every call but signing in", () => {
 });
 
 describe("hostile messages", () => {
-  it("refuses a message past 4 MiB and keeps serving", async () => {
+  it("refuses a message past 4 MiB, and a sign-in past 64 KiB (anyone may send one), and keeps serving", async () => {
     const auth = createClient(AuthService, cloudTransport(cloud.url));
     await expect(auth.authenticate({ entity: "x".repeat(5 * 1024 * 1024), credentials: { type: "api-key", payload: "y" } })).rejects.toThrow(/resource_exhausted/);
+    for (const wire of ["grpc", "grpc-web"] as const) {
+      const signInOver = createClient(AuthService, cloudTransport(cloud.url, wire));
+      await expect(signInOver.authenticate({ entity: "x".repeat(65 * 1024), credentials: { type: "api-key", payload: "y" } })).rejects.toThrow(
+        /resource_exhausted.*limit for calls made without credentials/,
+      );
+    }
+    const robot = createClient(RobotService, cloudTransport(cloud.url));
+    await expect(robot.config({ id: "x".repeat(5 * 1024 * 1024) })).rejects.toThrow(/resource_exhausted.*4194304-byte message limit$/);
     expect(await signIn(cloud.url, cloud.init.api_key.id, cloud.init.api_key.key)).toMatch(/^ey/);
   });
 

@@ -3,7 +3,8 @@
 // core/config, targets/linux/server, tools/gen), core/ imports nothing outside itself but
 // generated protobuf code and the IO contract hal/io.ts (and, for the types of that generated
 // code, @bufbuild/protobuf as types only), so it runs wherever a target takes it, hal/ imports
-// no target, and no target imports another. Imports are
+// no target, no target imports another, and node/ (what the Node programs share) imports no
+// target and is imported only by the targets that run on Node. Imports are
 // read from the TypeScript compiler's own syntax tree over every file of the project's
 // tsconfig.json; the suite fails naming each cycle and each forbidden import.
 //
@@ -18,11 +19,18 @@ const CORE_MAY_IMPORT = [(target) => target.startsWith("proto/gen/"), (target) =
 /** Packages core/ may name, for types only: the runtime types generated protobuf code is written in. */
 const CORE_TYPE_PACKAGES = [/^@bufbuild\/protobuf(\/wkt)?$/];
 
+/** The targets that run on Node, and so may use node/. */
+const NODE_TARGETS = new Set(["linux", "cloud"]);
+
 /** Why `file` may not import `target` (hal/ importing a target, one target importing another), or undefined. */
 export function directionProblem(file, target) {
   const [top, platform] = file.split("/");
   const [targetTop, targetPlatform] = target.split("/");
+  if (targetTop === "node" && top === "targets" && !NODE_TARGETS.has(platform)) {
+    return `targets/${platform} imports ${target}; node/ is for the targets that run on Node`;
+  }
   if (targetTop !== "targets") return undefined;
+  if (top === "node") return `node/ imports ${target}; what the Node programs share imports none of them`;
   if (top === "hal") return `hal/ imports ${target}; the HAL serves every target and imports none`;
   if (top === "targets" && platform !== targetPlatform) return `targets/${platform} imports ${target}; one target never imports another`;
   return undefined;

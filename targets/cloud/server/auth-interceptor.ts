@@ -9,6 +9,8 @@ import type { CloudContext } from "./cloud-context.js";
 
 /** Methods anyone may call, by "package.Service/Method"; an invitation's token is its own credential. */
 const PUBLIC_METHODS = new Set(["proto.rpc.v1.AuthService/Authenticate", "svc.cloud.v1.CloudService/AcceptInvitation"]);
+/** The same methods as request paths: their bodies are held to the smaller limit of calls anyone may make. */
+export const PUBLIC_METHOD_PATHS: readonly string[] = [...PUBLIC_METHODS].map((name) => `/${name}`);
 
 /** Services for people and scripts only: a part's key is refused on every call, whatever it asks. */
 const USER_SIDE_SERVICES = new Set(["viam.app.v1.AppService"]);

@@ -74,20 +74,41 @@ function wellFormed(handler: RequestHandler): RequestHandler {
 }
 
 /**
- * An HTTP/2 request's body must keep arriving: a stream that receives nothing for FIRST_BYTES_MS
- * before its body has ended is cancelled (a stalled upload, or headers sent with no body). Once
- * the body is in, the answer may take as long as it needs (a tail, a watch).
+ * A request's body must keep arriving: a request that receives nothing for FIRST_BYTES_MS before
+ * its body has ended is let go (a stalled upload, or headers sent with no body). Over HTTP/2 its
+ * stream is cancelled; over HTTP/1.1, where nothing but the socket carries it, the connection is
+ * closed. Once the body is in, the answer may take as long as it needs (a tail, a watch).
  */
 function bodyDeadlines(handler: RequestHandler): RequestHandler {
   return (req, res) => {
-    // A request whose headers ended it (a GET) has no body to wait for.
-    if ("stream" in req && !req.stream.endAfterHeaders) {
-      const stream = req.stream;
-      stream.setTimeout(FIRST_BYTES_MS, () => stream.close(h2Constants.NGHTTP2_CANCEL));
-      req.once("end", () => stream.setTimeout(0));
+    if ("stream" in req) {
+      // A request whose headers ended it (a GET) has no body to wait for.
+      if (!req.stream.endAfterHeaders) {
+        const stream = req.stream;
+        stream.setTimeout(FIRST_BYTES_MS, () => stream.close(h2Constants.NGHTTP2_CANCEL));
+        req.once("end", () => stream.setTimeout(0));
+      }
+    } else {
+      watchHttp1Body(req);
     }
     handler(req, res);
   };
+}
+
+/**
+ * HTTP/1.1: the socket must have read more since the last look, every FIRST_BYTES_MS, until the
+ * request is complete (so a stalled body is let go within twice that). It counts the socket's bytes rather than listening for the body's data, so
+ * the body stays paused until the handler reads it.
+ */
+function watchHttp1Body(req: IncomingMessage): void {
+  const socket = req.socket;
+  let seen = socket.bytesRead;
+  const timer = setInterval(() => {
+    if (req.complete) return clearInterval(timer);
+    if (socket.bytesRead === seen) return void socket.destroy();
+    seen = socket.bytesRead;
+  }, FIRST_BYTES_MS);
+  req.once("close", () => clearInterval(timer));
 }
 
 /** Closes an HTTP/2 connection that has had no stream open for IDLE_SESSION_MS. */
@@ -137,7 +158,7 @@ function headersDeadlines(h1: ReturnType<typeof createHttp1Server>) {
 function cleartextServer(handler: RequestHandler): Server {
   const h2: Http2Server = createHttp2Server({ settings: h2Settings }, wellFormed(bodyDeadlines(handler)));
   h2.on("session", closeWhenIdle);
-  const h1 = createHttp1Server(wellFormed(handler));
+  const h1 = createHttp1Server(wellFormed(bodyDeadlines(handler)));
   const awaitHeaders = headersDeadlines(h1);
   return createNetServer((socket) => {
     let seen = Buffer.alloc(0);

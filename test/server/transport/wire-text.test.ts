@@ -2,7 +2,7 @@
 // they are split, and writing grpc-message so any client decodes it back to the same text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeGrpcMessage } from "../../../targets/linux/server/transport/grpc-message.js";
+import { encodeGrpcMessage } from "../../../node/rpc/grpc-message.js";
 import { classifyPreface } from "../../../targets/linux/server/transport/preface-sniffer.js";
 
 const preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");

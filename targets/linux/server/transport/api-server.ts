@@ -14,16 +14,16 @@ import { createConnectionGate } from "./connection-gate.js";
 import { createConnectionTracker } from "./connection-tracker.js";
 import type { AccessRules, CorsOptions } from "./cors.js";
 import { createHttpRouteTable, type HttpRoute } from "./http-routes.js";
-import type { HttpRequest, HttpResponse } from "./http-types.js";
-import { resolveLimits, type TransportLimits } from "./limits.js";
+import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
+import { MESSAGE_SIZE_SETTING, resolveLimits, type TransportLimits } from "./limits.js";
 import { createCleartextListener, createTlsListener, type ListenerParts, type TlsCredentials } from "./listeners.js";
 import { listeningOn, type ListeningOn } from "./listening-on.js";
 import { peerKey, peerOfRequest, type Peer } from "./peer.js";
-import { continueIfExpected } from "./request-body.js";
+import { continueIfExpected } from "../../../../node/rpc/request-body.js";
 import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
-import type { ForwardOf } from "./lean-unary.js";
-import { createRpcHandler } from "./rpc-handler.js";
-import { isRefusal } from "./rpc-refusal.js";
+import type { ForwardOf } from "../../../../node/rpc/lean-calls.js";
+import { createRpcHandler } from "../../../../node/rpc/rpc-handler.js";
+import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
 import { createUnknownRpcResponder, type RpcCheck } from "./unknown-rpc.js";
 
 export interface ApiServerOptions {
@@ -117,7 +117,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     interceptors: options.interceptors ?? [],
     shutdownSignal: shutdown.signal,
     contextValues: (req) => createContextValues().set(peerKey, peerOf(req)),
-    limits,
+    limits: { ...limits, messageSizeSetting: MESSAGE_SIZE_SETTING },
     checkRpc,
     openMethods: options.openMethods,
     onError: options.onCallError ?? (() => {}),

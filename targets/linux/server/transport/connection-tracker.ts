@@ -3,7 +3,7 @@
 // connections are dropped, busy ones close after their response) and then forceful at a deadline.
 import type { Http2Session } from "node:http2";
 import type { Socket } from "node:net";
-import type { HttpRequest, HttpResponse } from "./http-types.js";
+import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 
 export interface ConnectionTracker {
   /** Every accepted socket, whatever it turns out to speak. */

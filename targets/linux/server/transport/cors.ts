@@ -7,7 +7,7 @@
 // needed, and none can ever be borrowed by another site. A request without an Origin header
 // (every non-browser client) costs one header lookup.
 import { cors as connectCors } from "@connectrpc/connect";
-import type { HttpRequest, HttpResponse } from "./http-types.js";
+import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 
 export interface CorsOptions {
   /** Origins allowed beyond the machine's own and the access rules' ("https://app.example.com"). */

@@ -3,7 +3,7 @@
 // the machine's address (DNS rebinding); the browser then calls with that site's name as Host,
 // and finds the door shut. HTTP/2 carries the host as `:authority`, which Node also reads as
 // `host`.
-import type { HttpRequest, HttpResponse } from "./http-types.js";
+import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 import { splitHostPort, type MachineNames } from "./machine-names.js";
 
 /** Why `req` does not name this machine, or undefined when it does. */

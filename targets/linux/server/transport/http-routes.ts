@@ -1,7 +1,7 @@
 // Plain HTTP routes served on the API port next to the RPCs (`GET /restart_status`, static
 // files). They are looked up only for paths that are not RPC methods, so RPC calls never pay for
 // them. A path ending in "/" with `prefix` set matches everything under it; the longest wins.
-import type { HttpHandler, HttpRequest, HttpResponse } from "./http-types.js";
+import type { HttpHandler, HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 
 export interface HttpRoute {
   /** "GET", "POST", ...; a GET route also answers HEAD. */

@@ -7,12 +7,12 @@ export { parseBindAddress, type BindAddress, type BindAddressResult } from "./bi
 export { corsAllowedHeaders, corsExposedHeaders, type AccessRules, type CorsOptions } from "./cors.js";
 export { createMachineNames, normalizeHost, splitHostPort, type MachineNames } from "./machine-names.js";
 export type { RpcAdmission, RpcCheck, RpcRefusal } from "./unknown-rpc.js";
-export { admittedEntityKey } from "./rpc-handler.js";
+export { admittedEntityKey } from "../../../../node/rpc/rpc-handler.js";
 export type { HttpRoute } from "./http-routes.js";
-export type { HttpHandler, HttpRequest, HttpResponse } from "./http-types.js";
+export type { HttpHandler, HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 export { isLoopbackAddress, peerKey, peerOfRequest, type Peer } from "./peer.js";
 export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TRANSPORT_LIMITS, MESSAGE_SIZE_SETTING, type TransportLimits } from "./limits.js";
-export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "./bounded-text.js";
+export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "../../../../node/rpc/bounded-text.js";
 export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "./peer-log-limit.js";
-export { callControlKey, type CallControl } from "./call-control.js";
-export type { Forward, ForwardOf } from "./lean-unary.js";
+export { callControlKey, type CallControl } from "../../../../node/rpc/call-control.js";
+export type { Forward, ForwardOf } from "../../../../node/rpc/lean-calls.js";

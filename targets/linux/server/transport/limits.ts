@@ -4,9 +4,7 @@
 // gRPC call over HTTP/2, gRPC-web and Connect over HTTP/1.1 meet the same rules. The message
 // size is a setting (`network.max_message_bytes`); the rest are fixed, chosen so that no client
 // that means to talk ever meets them.
-import { ConnectError } from "@connectrpc/connect";
 import { readFileSync } from "node:fs";
-import { Code } from "../../../../core/index.js";
 
 /** Viam's limit for one message, in either direction. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -65,18 +63,6 @@ export function resolveLimits(overrides: Partial<TransportLimits> = {}, openFile
     limits.maxConnections = Math.max(1, Math.min(limits.maxConnections, Math.floor((openFileLimit * 3) / 4)));
   }
   return Object.freeze(limits);
-}
-
-/**
- * RESOURCE_EXHAUSTED for a request larger than a limit: `size` says how large ("request message
- * of 40000000 bytes"); `open` for the limit of calls made without credentials, which no setting
- * changes.
- */
-export function tooLarge(size: string, limit: number, open: boolean): ConnectError {
-  const which = open
-    ? `the ${limit}-byte limit for calls made without credentials`
-    : `the ${limit}-byte message limit (${MESSAGE_SIZE_SETTING} changes it)`;
-  return new ConnectError(`${size} is larger than ${which}`, Code.ResourceExhausted);
 }
 
 // The soft limit on open files, from /proc (Node has no getrlimit); undefined when unreadable.

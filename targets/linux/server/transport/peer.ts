@@ -1,7 +1,7 @@
 // Who is calling, for interceptors that decide by it (credentials over plaintext are accepted
 // only from loopback peers): read with `context.values.get(peerKey)`.
 import { createContextKey } from "@connectrpc/connect";
-import type { HttpRequest } from "./http-types.js";
+import type { HttpRequest } from "../../../../node/rpc/http-types.js";
 
 export interface Peer {
   /** The remote IP address, as the socket reports it ("127.0.0.1", "::ffff:10.0.0.2"). */

@@ -4,7 +4,7 @@
 // preflights are answered here too.
 import { createCorsPolicy, type AccessRules, type CorsOptions } from "./cors.js";
 import { hostRefusal, refuseHost } from "./host-check.js";
-import type { HttpRequest, HttpResponse } from "./http-types.js";
+import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 import { createMachineNames, type MachineNames } from "./machine-names.js";
 
 export interface RequestScreen {

@@ -6,9 +6,10 @@
 // of messages (request-body.ts). Refusals are answered in the
 // caller's protocol without reading the body. connect-node's own adapter does none of this (it
 // hands the whole body to connect, which reads it before any interceptor runs), so this takes
-// its place; it is the same few steps around the same connect functions. Unary calls in binary
-// gRPC and gRPC-web take the lean path (lean-unary.ts): the same limits, interceptors and
-// implementations without connect's general machinery; everything else goes through connect.
+// its place; it is the same few steps around the same connect functions. Unary calls and server
+// streams in binary gRPC and gRPC-web take the lean path (lean-calls.ts): the same limits,
+// interceptors and implementations without connect's general machinery; everything else goes
+// through connect.
 import {
   ConnectError,
   createConnectRouter,
@@ -24,14 +25,14 @@ import {
   universalRequestFromNodeRequest,
   universalResponseToNodeResponse,
 } from "@connectrpc/connect-node";
-import { Code } from "../../../../core/index.js";
+import { Code } from "../../core/index.js";
 import { callHasDeadlineKey, createCallBoundsInterceptor } from "./call-bounds.js";
 import { startCallDeadline } from "./call-deadline.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
-import { tooLarge, type TransportLimits } from "./limits.js";
+import { tooLarge, type BodyLimit, type RpcLimits } from "./rpc-limits.js";
 import { continueIfExpected, readRequestBody } from "./request-body.js";
 import { collectBody } from "./collect-body.js";
-import { createLeanUnary, type ForwardOf, type LeanUnary } from "./lean-unary.js";
+import { createLeanCalls, type ForwardOf, type LeanCalls } from "./lean-calls.js";
 import { answerRefusal, closeAfterAnswer, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
 
 /**
@@ -46,14 +47,14 @@ export interface RpcHandlerOptions {
   readonly interceptors: readonly Interceptor[];
   readonly shutdownSignal: AbortSignal;
   readonly contextValues: (req: HttpRequest) => ContextValues;
-  readonly limits: TransportLimits;
+  readonly limits: RpcLimits;
   /** What a call must pass before its body is read; a refusal is answered instead, an admission noted (admittedEntityKey). */
   readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcCheck>;
   /** Paths of methods callable without credentials: `checkRpc` is not asked, bodies are held to `openMethodMaxBytes`. */
   readonly openMethods?: readonly string[];
   /** Told when checkRpc throws (the call hears INTERNAL) or an answer cannot be written. */
   readonly onError: (error: unknown, path: string) => void;
-  /** Unary calls whose resource another process serves pass through as bytes (lean-unary.ts). */
+  /** Unary calls whose resource another process serves pass through as bytes (lean-calls.ts). */
   readonly forwardOf?: ForwardOf;
 }
 
@@ -78,7 +79,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     readMaxBytes: limits.maxMessageBytes,
     writeMaxBytes: limits.maxMessageBytes,
   });
-  const lean = createLeanUnary({
+  const lean = createLeanCalls({
     interceptors,
     shutdownSignal: options.shutdownSignal,
     maxMessageBytes: limits.maxMessageBytes,
@@ -97,7 +98,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean, entity?: string): void {
     const deadline = startCallDeadline(req);
     if (deadline) res.once("close", deadline.clear);
-    const { enveloped, maxMessageBytes, maxBodyBytes } = bodyBounds(req, method, isOpen);
+    const { enveloped, limit, maxBodyBytes } = bodyBounds(req, method, isOpen);
     let values: ContextValues;
     try {
       values = options.contextValues(req);
@@ -110,14 +111,16 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     if (entity !== undefined) values.set(admittedEntityKey, entity);
     continueIfExpected(req, res);
     const onAbandoned = () => closeAfterAnswer(res);
-    if (method.method.methodKind !== "unary" || maxBodyBytes === undefined) {
-      // Read as it comes, each message held to the limit: a streaming call answers a broken
-      // bound in its own stream, as connect does.
-      const body = readRequestBody(req, { enveloped, maxMessageBytes, maxBodyBytes, open: isOpen, deadline: deadline?.signal, onAbandoned });
+    // A call taking one message (unary, or a server stream the lean path takes) is read whole;
+    // the others as their messages come, each held to the limit, so a broken bound is answered in
+    // the call's own stream, as connect does.
+    const whole = method.method.methodKind === "unary" || (maxBodyBytes !== undefined && lean.accepts(req, path) !== undefined);
+    if (!whole || maxBodyBytes === undefined) {
+      const body = readRequestBody(req, { enveloped, limit, maxBodyBytes, deadline: deadline?.signal, onAbandoned });
       return runConnect(method, req, res, path, onError, { values, body, deadline: deadline?.signal });
     }
-    // A unary call: its whole body, under the same bounds whichever way the call then goes.
-    collectBody(req, { maxMessageBytes, maxBodyBytes, enveloped, open: isOpen, deadline: deadline?.signal, onAbandoned }).then(
+    // Its whole body, under the same bounds whichever way the call then goes.
+    collectBody(req, { limit, maxBodyBytes, enveloped, deadline: deadline?.signal, onAbandoned }).then(
       (body) => {
         const protocol = lean.accepts(req, path);
         const connect = (read: Buffer) => runConnect(method, req, res, path, onError, { values, body: onlyChunk(read), deadline: deadline?.signal });
@@ -160,19 +163,21 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   function bodyBounds(req: HttpRequest, method: UniversalHandler, isOpen: boolean) {
     const contentType = req.headers["content-type"] ?? "";
     const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
-    const maxMessageBytes = isOpen ? limits.openMethodMaxBytes : limits.maxMessageBytes;
-    const maxBodyBytes = singleMessage(method) ? maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
-    return { enveloped, maxMessageBytes, maxBodyBytes };
+    const limit: BodyLimit = isOpen
+      ? { maxMessageBytes: limits.openMethodMaxBytes, open: true }
+      : { maxMessageBytes: limits.maxMessageBytes, open: false, messageSizeSetting: limits.messageSizeSetting };
+    const maxBodyBytes = singleMessage(method) ? limit.maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
+    return { enveloped, limit, maxBodyBytes };
   }
 
   // A body whose declared length is over the limit is refused before any of it is read.
   function declaredTooLarge(req: HttpRequest, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
     const length = req.headers["content-length"];
-    const { maxMessageBytes, maxBodyBytes } = bodyBounds(req, method, isOpen);
+    const { limit, maxBodyBytes } = bodyBounds(req, method, isOpen);
     if (length === undefined || maxBodyBytes === undefined) return undefined;
     const declared = Number(length);
     if (!(declared > maxBodyBytes)) return undefined;
-    const error = tooLarge(`request body of ${declared} bytes`, maxMessageBytes, isOpen);
+    const error = tooLarge(`request body of ${declared} bytes`, limit);
     return { code: error.code, message: error.rawMessage };
   }
 }
@@ -211,7 +216,7 @@ interface ConnectCall {
 
 // A router that also hands each service it registers to `record`, so the lean path serves the
 // very implementations connect does.
-function recordingServices(router: ConnectRouter, record: LeanUnary["addService"]): ConnectRouter {
+function recordingServices(router: ConnectRouter, record: LeanCalls["addService"]): ConnectRouter {
   return {
     ...router,
     service(service, impl, serviceOptions) {

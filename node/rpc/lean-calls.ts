@@ -1,16 +1,27 @@
-// The short way for the calls a robot makes most: unary calls in binary gRPC over HTTP/2 and
-// binary gRPC-web, uncompressed. connect's protocol handlers are general (every protocol, every
-// method kind, compression, JSON), and pay per call for that generality: async-iterable
-// pipelines, WHATWG Headers and URL objects, several AbortControllers. Here a call is its body
-// gathered under the port's limits, one envelope, protobuf-es decode, the SAME interceptors
-// (bounds, auth, operations, telemetry) around the SAME implementation the router holds, encode,
-// and one write of headers, message and trailers. Errors are written by connect's own trailer
-// code, so a client sees the same statuses, messages and details either way.
+// The short way for the calls a robot makes most: unary calls and server streams in binary gRPC
+// over HTTP/2 and binary gRPC-web, uncompressed. connect's protocol handlers are general (every
+// protocol, every method kind, compression, JSON), and pay per call for that generality:
+// async-iterable pipelines, WHATWG Headers and URL objects, several AbortControllers. Here a call
+// is its body gathered under the port's limits, one envelope, protobuf-es decode, the SAME
+// interceptors (bounds, auth, operations, telemetry) around the SAME implementation the router
+// holds, encode, and the answer written: for a unary call one write of headers, message and
+// trailers; for a stream the headers with its first message, each message as it comes (waiting
+// while the client is slow to read), then the trailers. Errors are written by connect's own
+// trailer code, so a client sees the same statuses, messages and details either way.
 //
 // Whatever is out of the ordinary goes the general way with the body already read: a body that
 // is not exactly one well-formed envelope, a message that does not decode, compression, JSON,
 // gRPC-web's text form. connect then answers it exactly as it always did.
-import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  isMessage,
+  toBinary,
+  type DescMessage,
+  type DescMethodServerStreaming,
+  type DescMethodUnary,
+  type DescService,
+} from "@bufbuild/protobuf";
 import {
   ConnectError,
   createServiceImplSpec,
@@ -18,20 +29,23 @@ import {
   type HandlerContext,
   type Interceptor,
   type ServiceImpl,
+  type StreamRequest,
+  type StreamResponse,
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import { Code } from "../../../../core/index.js";
 import { trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
+import { Code } from "../../core/index.js";
+import type { Writable } from "node:stream";
 import type { CallDeadline } from "./call-deadline.js";
 import { callControlKey, createCallControl, type CallControl, type TransportCallControl } from "./call-control.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
-import { headerRecord, recordHeaders } from "./record-headers.js";
+import { headerRecord, recordHeaders, type HeaderRecord } from "./record-headers.js";
 
 export type LeanProtocol = "grpc" | "grpc-web";
 
-export interface LeanUnaryOptions {
+export interface LeanCallsOptions {
   /** The same interceptors connect's router runs, outermost first. */
   readonly interceptors: readonly Interceptor[];
   readonly shutdownSignal: AbortSignal;
@@ -39,7 +53,7 @@ export interface LeanUnaryOptions {
   readonly maxMessageBytes: number;
   /** Told when an answer could not be written. */
   readonly onError: (error: unknown, path: string) => void;
-  /** For a request whose resource another process serves: the way its bytes pass through. */
+  /** For a unary request whose resource another process serves: the way its bytes pass through. */
   readonly forwardOf?: ForwardOf;
 }
 
@@ -58,8 +72,8 @@ export interface LeanCall {
   readonly fallBack: (body: Buffer) => void;
 }
 
-export interface LeanUnary {
-  /** Records a service as the router registers it; its unary methods get the short way. */
+export interface LeanCalls {
+  /** Records a service as the router registers it; its unary methods and server streams get the short way. */
   addService(service: DescService, impl: Partial<ServiceImpl<DescService>>): void;
   /** The protocol of a request this path takes for `path`, or undefined. */
   accepts(req: HttpRequest, path: string): LeanProtocol | undefined;
@@ -67,11 +81,15 @@ export interface LeanUnary {
   serve(req: HttpRequest, res: HttpResponse, call: LeanCall, body: Buffer): void;
 }
 
+type LeanDescMethod = DescMethodUnary | DescMethodServerStreaming;
+type AnyRequest = UnaryRequest | StreamRequest;
+type AnyResponse = UnaryResponse | StreamResponse;
+
 interface LeanMethod {
-  readonly method: DescMethodUnary;
+  readonly method: LeanDescMethod;
   readonly service: DescService;
   /** The interceptors around the implementation, composed once. */
-  readonly invoke: (req: UnaryRequest) => Promise<UnaryResponse>;
+  readonly invoke: (req: AnyRequest) => Promise<AnyResponse>;
 }
 
 const grpcContentTypes = new Set(["application/grpc", "application/grpc+proto"]);
@@ -81,7 +99,7 @@ const responseContentType: Record<LeanProtocol, string> = {
   "grpc-web": "application/grpc-web+proto",
 };
 
-export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
+export function createLeanCalls(options: LeanCallsOptions): LeanCalls {
   const methods = new Map<string, LeanMethod>();
   // Calls running, so that a shutdown reaches each without a listener per call.
   const running = new Set<TransportCallControl>();
@@ -93,7 +111,7 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
   function addService(service: DescService, impl: Partial<ServiceImpl<DescService>>): void {
     const spec = createServiceImplSpec(service, impl as ServiceImpl<DescService>);
     for (const method of service.methods) {
-      if (!isUnary(method)) continue;
+      if (!isLean(method)) continue;
       const implementation = spec.methods[method.localName]!.impl as Implementation;
       methods.set(`/${service.typeName}/${method.name}`, leanMethod(service, method, implementation, options.interceptors));
     }
@@ -112,7 +130,7 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
     const lean = methods.get(call.path)!;
     const message = decodeEnvelope(lean.method.input, body);
     if (message === undefined) return call.fallBack(body);
-    const forward = options.forwardOf?.(lean.service, lean.method, message);
+    const forward = lean.method.methodKind === "unary" ? options.forwardOf?.(lean.service, lean.method, message) : undefined;
     run(lean, { message, forward, bytes: forward && body.subarray(5) }, req, res, call);
   }
 
@@ -131,43 +149,83 @@ export function createLeanUnary(options: LeanUnaryOptions): LeanUnary {
     deadline?.addEventListener("abort", onDeadline, { once: true });
 
     const request = leanRequest(lean, input, req, call, control);
-    lean.invoke(request).then(
-      (response) => {
-        const bytes = (response as LeanResponse).bytes ?? toBinary(lean.method.output, response.message as never);
-        if (bytes.length > options.maxMessageBytes) {
-          const tooLarge = new ConnectError(
-            `message size ${bytes.length} is larger than configured writeMaxBytes ${options.maxMessageBytes}`,
-            Code.ResourceExhausted,
-          );
-          return answer(res, call, errorAnswer(tooLarge, response.header));
-        }
-        answer(res, call, { header: response.header, trailer: response.trailer, message: bytes });
-      },
-      (error: unknown) => answer(res, call, errorAnswer(error, request.responseHeader)),
-    ).finally(() => {
-      settled = true;
-      running.delete(control);
-      res.off("close", onClose);
-      deadline?.removeEventListener("abort", onDeadline);
-    });
-  }
-
-  function answer(res: HttpResponse, call: LeanCall, outcome: Outcome): void {
-    try {
-      writeAnswer(res, call.protocol, outcome);
-    } catch (error) {
-      options.onError(error, call.path);
-    }
+    lean
+      .invoke(request)
+      .then(
+        (response) => (response.stream ? streamAnswer(res, call, lean, response, options) : unaryAnswer(res, call, lean, response, options)),
+        (error: unknown) => answer(res, call, errorAnswer(error, request.responseHeader), options),
+      )
+      .finally(() => {
+        settled = true;
+        running.delete(control);
+        res.off("close", onClose);
+        deadline?.removeEventListener("abort", onDeadline);
+      });
   }
 
   return { addService, accepts, serve };
 }
 
+function unaryAnswer(res: HttpResponse, call: LeanCall, lean: LeanMethod, response: UnaryResponse, options: LeanCallsOptions): void {
+  const bytes = (response as LeanResponse).bytes ?? toBinary(lean.method.output, response.message as never);
+  if (bytes.length > options.maxMessageBytes) return answer(res, call, errorAnswer(tooLargeAnswer(bytes.length, options), response.header), options);
+  answer(res, call, { header: response.header, trailer: response.trailer, message: bytes }, options);
+}
+
+// A stream's messages as the handler yields them, each written when the client can take it;
+// its end, or its error, in the trailers. A client gone ends the handler (its signal) and the
+// loop with it.
+async function streamAnswer(res: HttpResponse, call: LeanCall, lean: LeanMethod, response: StreamResponse, options: LeanCallsOptions): Promise<void> {
+  const output = lean.method.output;
+  const messages = response.message[Symbol.asyncIterator]();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await messages.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      if (isGone(res)) return;
+      const bytes = toBinary(output, isMessage(next.value, output) ? next.value : create(output, next.value as never));
+      if (bytes.length > options.maxMessageBytes) throw tooLargeAnswer(bytes.length, options);
+      if (!res.headersSent) res.writeHead(200, answerHeader(response.header, call.protocol));
+      if (!(res as Writable).write(envelope(0, bytes))) await drained(res);
+    }
+    endStream(res, call, { header: response.header, trailer: response.trailer }, options);
+  } catch (error) {
+    endStream(res, call, errorAnswer(error, response.header), options);
+  } finally {
+    if (!done) messages.return?.()?.catch(() => {});
+  }
+}
+
+function answer(res: HttpResponse, call: LeanCall, outcome: Outcome, options: LeanCallsOptions): void {
+  try {
+    writeAnswer(res, call.protocol, outcome);
+  } catch (error) {
+    options.onError(error, call.path);
+  }
+}
+
+function endStream(res: HttpResponse, call: LeanCall, outcome: Outcome, options: LeanCallsOptions): void {
+  if (!res.headersSent) return answer(res, call, outcome, options);
+  try {
+    if (!isGone(res) && !res.writableEnded) writeTrailers(res, call.protocol, outcome.trailer);
+  } catch (error) {
+    options.onError(error, call.path);
+  }
+}
+
+function tooLargeAnswer(size: number, options: LeanCallsOptions): ConnectError {
+  return new ConnectError(`message size ${size} is larger than configured writeMaxBytes ${options.maxMessageBytes}`, Code.ResourceExhausted);
+}
+
 type Implementation = (input: unknown, context: HandlerContext) => unknown;
 
 // One method: the interceptors composed once around the call of its implementation.
-function leanMethod(service: DescService, method: DescMethodUnary, implementation: Implementation, interceptors: readonly Interceptor[]): LeanMethod {
-  const inner = async (req: UnaryRequest): Promise<UnaryResponse> => {
+function leanMethod(service: DescService, method: LeanDescMethod, implementation: Implementation, interceptors: readonly Interceptor[]): LeanMethod {
+  const inner = async (req: AnyRequest): Promise<AnyResponse> => {
     const lean = req as LeanRequest;
     // The request as the interceptors left it; its signal is made only if the handler reads it.
     const context: HandlerContext = {
@@ -185,21 +243,16 @@ function leanMethod(service: DescService, method: DescMethodUnary, implementatio
       responseTrailer: lean.responseTrailer,
       values: req.contextValues,
     };
-    if (lean.forward) return forwarded(service, method, lean.forward, lean.bytes!, context);
+    const reply = { service, header: lean.responseHeader, trailer: lean.responseTrailer };
+    if (req.stream) {
+      const messages = implementation(await onlyMessage(req.message), context) as AsyncIterable<unknown>;
+      return { ...reply, stream: true, method: method as DescMethodServerStreaming, message: messages } as StreamResponse;
+    }
+    if (lean.forward) return forwarded(service, method as DescMethodUnary, lean.forward, lean.bytes!, context);
     const answer = await implementation(req.message, context);
-    return {
-      stream: false,
-      service,
-      method,
-      header: lean.responseHeader,
-      trailer: lean.responseTrailer,
-      message: isMessage(answer, method.output) ? answer : create(method.output, answer as never),
-    };
+    return { ...reply, stream: false, method: method as DescMethodUnary, message: isMessage(answer, method.output) ? answer : create(method.output, answer as never) };
   };
-  const invoke = interceptors.reduceRight<(req: UnaryRequest) => Promise<UnaryResponse>>(
-    (next, interceptor) => interceptor(next as never) as never,
-    inner,
-  );
+  const invoke = interceptors.reduceRight<(req: AnyRequest) => Promise<AnyResponse>>((next, interceptor) => interceptor(next as never) as never, inner);
   return { method, service, invoke };
 }
 
@@ -220,8 +273,19 @@ async function forwarded(service: DescService, method: DescMethodUnary, forward:
   };
 }
 
-function isUnary(method: DescService["methods"][number]): method is DescMethodUnary {
-  return method.methodKind === "unary";
+function isLean(method: DescService["methods"][number]): method is LeanDescMethod {
+  return method.methodKind === "unary" || method.methodKind === "server_streaming";
+}
+
+// A server stream's request is one message, as an interceptor may have wrapped it.
+async function onlyMessage(messages: AsyncIterable<unknown>): Promise<unknown> {
+  let only: unknown;
+  for await (const message of messages) only = message;
+  return only;
+}
+
+async function* oneMessage(message: object): AsyncGenerator<object> {
+  yield message;
 }
 
 interface LeanInput {
@@ -236,18 +300,19 @@ interface LeanResponse extends UnaryResponse {
   readonly bytes?: Uint8Array;
 }
 
-interface LeanRequest extends UnaryRequest {
+type LeanRequest = AnyRequest & {
   readonly forward?: Forward;
   readonly bytes?: Uint8Array;
   readonly protocolName: LeanProtocol;
   readonly timeoutMs: () => number | undefined;
   readonly responseHeader: Headers;
   readonly responseTrailer: Headers;
-}
+};
 
 function leanRequest(lean: LeanMethod, input: LeanInput, req: HttpRequest, call: LeanCall, control: CallControl): LeanRequest {
+  const stream = lean.method.methodKind === "server_streaming";
   return {
-    stream: false,
+    stream,
     service: lean.service,
     method: lean.method,
     requestMethod: "POST",
@@ -257,14 +322,14 @@ function leanRequest(lean: LeanMethod, input: LeanInput, req: HttpRequest, call:
     },
     header: recordHeaders(req.headers as Record<string, string | string[] | undefined>),
     contextValues: call.values,
-    message: input.message as never,
+    message: (stream ? oneMessage(input.message) : input.message) as never,
     forward: input.forward,
     bytes: input.bytes,
     protocolName: call.protocol,
     timeoutMs: () => call.deadline?.remainingMs(),
     responseHeader: recordHeaders({ "content-type": responseContentType[call.protocol] }),
     responseTrailer: recordHeaders(),
-  };
+  } as LeanRequest;
 }
 
 /** The one message of a well-formed body, or undefined for anything else (left to connect). */
@@ -275,6 +340,25 @@ function decodeEnvelope(schema: DescMessage, body: Buffer): object | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the client has gone: its stream (HTTP/2) or its connection (HTTP/1.1) is closed. */
+function isGone(res: HttpResponse): boolean {
+  return "stream" in res ? res.stream.destroyed : res.destroyed;
+}
+
+/** Resolves when `res` can take more, or has closed (the loop then sees it gone). */
+function drained(res: HttpResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (isGone(res)) return resolve();
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 interface Outcome {
@@ -291,29 +375,49 @@ function errorAnswer(error: unknown, header?: Headers): Outcome {
   return { header: header ?? recordHeaders(), trailer: setTrailerStatus(recordHeaders(), connectError) };
 }
 
+function answerHeader(header: Headers, protocol: LeanProtocol): HeaderRecord {
+  const record = headerRecord(header);
+  record["content-type"] ??= responseContentType[protocol];
+  return record;
+}
+
 function writeAnswer(res: HttpResponse, protocol: LeanProtocol, outcome: Outcome): void {
   if (res.headersSent || res.writableEnded) return;
-  const header = headerRecord(outcome.header);
-  header["content-type"] ??= responseContentType[protocol];
-  const trailer = headerRecord(outcome.trailer);
-  trailer["grpc-status"] ??= "0";
-  res.writeHead(200, header);
+  res.writeHead(200, answerHeader(outcome.header, protocol));
+  if (!outcome.message) return writeTrailers(res, protocol, outcome.trailer);
   if (protocol === "grpc") {
-    res.addTrailers(trailer);
-    if (outcome.message) res.end(envelope(0, outcome.message));
-    else res.end();
-    return;
+    res.addTrailers(trailerRecord(outcome.trailer));
+    return void res.end(envelope(0, outcome.message));
   }
-  const onlyOk = trailer["grpc-status"] === "0" && Object.keys(trailer).length === 1;
-  const trailerFrame = onlyOk ? okTrailerFrame : envelope(trailerFlag, trailerSerialize(recordHeaders(trailer)));
-  if (!outcome.message) return void res.end(trailerFrame);
   // One buffer: the message's frame, then the trailer's.
+  const trailerFrame = grpcWebTrailer(outcome.trailer);
   const body = Buffer.allocUnsafe(5 + outcome.message.length + trailerFrame.length);
   body[0] = 0;
   body.writeUInt32BE(outcome.message.length, 1);
   body.set(outcome.message, 5);
   body.set(trailerFrame, 5 + outcome.message.length);
   res.end(body);
+}
+
+/** Ends an answer whose headers (and any messages) are written: its status and trailers. */
+function writeTrailers(res: HttpResponse, protocol: LeanProtocol, trailer: Headers): void {
+  if (protocol === "grpc") {
+    res.addTrailers(trailerRecord(trailer));
+    return void res.end();
+  }
+  res.end(grpcWebTrailer(trailer));
+}
+
+function trailerRecord(trailer: Headers): HeaderRecord {
+  const record = headerRecord(trailer);
+  record["grpc-status"] ??= "0";
+  return record;
+}
+
+function grpcWebTrailer(trailer: Headers): Buffer {
+  const record = trailerRecord(trailer);
+  const onlyOk = record["grpc-status"] === "0" && Object.keys(record).length === 1;
+  return onlyOk ? okTrailerFrame : envelope(trailerFlag, trailerSerialize(recordHeaders(record)));
 }
 
 // The trailer of almost every gRPC-web answer, framed once.

@@ -6,7 +6,7 @@
 // over HTTP/2 Node resets just that stream (NO_ERROR) once the answer is sent.
 import http2 from "node:http2";
 import { codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
-import type { Code } from "../../../../core/index.js";
+import type { Code } from "../../core/index.js";
 import { boundText, ERROR_MESSAGE_MAX_CHARS } from "./bounded-text.js";
 import { encodeGrpcMessage } from "./grpc-message.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";

@@ -6,18 +6,16 @@
 // come. A body left partly unread (cut off, or the call ended early) is reported, so the
 // connection can be closed rather than read to its end.
 import type { HttpRequest, HttpResponse } from "./http-types.js";
-import { tooLarge } from "./limits.js";
+import { tooLarge, type BodyLimit } from "./rpc-limits.js";
 import { untilAborted } from "./until-aborted.js";
 
 export interface RequestBodyOptions {
   /** True for a sequence of length-prefixed messages (gRPC, gRPC-web, Connect streaming). */
   readonly enveloped: boolean;
-  /** Largest message (a declared prefix above it is refused). */
-  readonly maxMessageBytes: number;
+  /** The message's limit (a declared prefix above it is refused). */
+  readonly limit: BodyLimit;
   /** Largest whole body; undefined for a stream of messages, which may go on. */
   readonly maxBodyBytes: number | undefined;
-  /** The limits are those of a call made without credentials (for the message). */
-  readonly open: boolean;
   /** Aborted at the call's deadline; its reason is thrown. */
   readonly deadline?: AbortSignal;
   /** Told when reading stops before the body's end. */
@@ -25,8 +23,8 @@ export interface RequestBodyOptions {
 }
 
 export async function* readRequestBody(req: HttpRequest, options: RequestBodyOptions): AsyncGenerator<Uint8Array> {
-  const { maxMessageBytes, maxBodyBytes, open, deadline } = options;
-  const checkPrefixes = options.enveloped ? createPrefixCheck(maxMessageBytes, open) : undefined;
+  const { limit, maxBodyBytes, deadline } = options;
+  const checkPrefixes = options.enveloped ? createPrefixCheck(limit) : undefined;
   const chunks = req.iterator({ destroyOnReturn: false });
   let total = 0;
   let ended = false;
@@ -40,7 +38,7 @@ export async function* readRequestBody(req: HttpRequest, options: RequestBodyOpt
       const chunk = next.value as Buffer;
       total += chunk.length;
       if (maxBodyBytes !== undefined && total > maxBodyBytes) {
-        throw tooLarge(`request body of at least ${total} bytes`, maxMessageBytes, open);
+        throw tooLarge(`request body of at least ${total} bytes`, limit);
       }
       checkPrefixes?.(chunk);
       yield chunk;
@@ -67,7 +65,7 @@ export function continueIfExpected(req: HttpRequest, res: HttpResponse): void {
  * big-endian), then that many bytes of message; throws RESOURCE_EXHAUSTED for a declared length
  * over the limit.
  */
-export function createPrefixCheck(maxMessageBytes: number, open: boolean): (chunk: Uint8Array) => void {
+export function createPrefixCheck(limit: BodyLimit): (chunk: Uint8Array) => void {
   const prefix = new Uint8Array(5);
   let prefixSeen = 0;
   let messageLeft = 0;
@@ -84,7 +82,7 @@ export function createPrefixCheck(maxMessageBytes: number, open: boolean): (chun
       if (prefixSeen < 5) continue;
       prefixSeen = 0;
       messageLeft = ((prefix[1]! << 24) >>> 0) + (prefix[2]! << 16) + (prefix[3]! << 8) + prefix[4]!;
-      if (messageLeft > maxMessageBytes) throw tooLarge(`request message of ${messageLeft} bytes`, maxMessageBytes, open);
+      if (messageLeft > limit.maxMessageBytes) throw tooLarge(`request message of ${messageLeft} bytes`, limit);
     }
   };
 }

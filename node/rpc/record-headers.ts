@@ -3,7 +3,7 @@
 // WHATWG `Headers` built and copied per call. It answers what `Headers` answers for the names a
 // call reads and writes (get, set, append, has, delete, iteration); names are lower case, as
 // Node gives them and as HTTP/2 requires. Pseudo-headers (":path") are not headers to a handler.
-type HeaderRecord = Record<string, string | string[] | undefined>;
+export type HeaderRecord = Record<string, string | string[] | undefined>;
 
 export class RecordHeaders {
   constructor(readonly record: HeaderRecord = {}) {}

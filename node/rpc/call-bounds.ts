@@ -4,7 +4,7 @@
 // error's message is bounded, since it may echo what the caller sent (a 10 MB resource name in a
 // NOT_FOUND) and would otherwise go back whole in a header or an error body.
 import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
-import { Code } from "../../../../core/index.js";
+import { Code } from "../../core/index.js";
 import { boundText, ERROR_MESSAGE_MAX_CHARS } from "./bounded-text.js";
 import { untilAborted } from "./until-aborted.js";
 

@@ -7,7 +7,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
 import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
-import { Code } from "../../../../core/index.js";
+import { Code } from "../../core/index.js";
 import type { HttpRequest } from "./http-types.js";
 
 export interface CallDeadline {

@@ -5,17 +5,16 @@
 // error. A body left partly unread is reported, so the connection can be closed rather than read
 // to its end.
 import type { HttpRequest } from "./http-types.js";
-import { tooLarge } from "./limits.js";
+import { tooLarge, type BodyLimit } from "./rpc-limits.js";
 import { createPrefixCheck } from "./request-body.js";
 
 export interface CollectBodyOptions {
   /** The body is a length-prefixed message (gRPC, gRPC-web, Connect streaming): its prefix is checked. */
   readonly enveloped: boolean;
-  readonly maxMessageBytes: number;
+  /** The message's limit. */
+  readonly limit: BodyLimit;
   /** The whole body's limit: one message and its prefix. */
   readonly maxBodyBytes: number;
-  /** The limits are those of a call made without credentials. */
-  readonly open: boolean;
   /** Aborted at the call's deadline; its reason is the error. */
   readonly deadline?: AbortSignal;
   /** Told when reading stops before the body's end. */
@@ -25,7 +24,7 @@ export interface CollectBodyOptions {
 /** Resolves with the body; rejects with the bound it broke, the deadline, or the stream's error. */
 export function collectBody(req: HttpRequest, options: CollectBodyOptions): Promise<Buffer> {
   const { maxBodyBytes, deadline } = options;
-  const checkPrefix = options.enveloped ? createPrefixCheck(options.maxMessageBytes, options.open) : undefined;
+  const checkPrefix = options.enveloped ? createPrefixCheck(options.limit) : undefined;
   return new Promise((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
@@ -39,7 +38,7 @@ export function collectBody(req: HttpRequest, options: CollectBodyOptions): Prom
     const onData = (chunk: Buffer) => {
       total += chunk.length;
       try {
-        if (total > maxBodyBytes) throw tooLarge(`request body of at least ${total} bytes`, options.maxMessageBytes, options.open);
+        if (total > maxBodyBytes) throw tooLarge(`request body of at least ${total} bytes`, options.limit);
         // Only the first prefix can be declared within one message's limit.
         if (checkPrefix && total - chunk.length < 5) checkPrefix(chunk.subarray(0, 5 - (total - chunk.length)));
       } catch (error) {
