@@ -8,6 +8,7 @@ import { httpRoutes, registerApi } from "./api/index.js";
 import { createLoginLimiter } from "./auth/login-limiter.js";
 import { createTokenIssuer } from "./auth/token-issuer.js";
 import { createLogBus } from "./fleet/log-bus.js";
+import { createPartlessConfigs } from "./fleet/partless-configs.js";
 import { startLogRetention } from "./fleet/log-retention.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
 import { openStore, type Store } from "./storage/open-store.js";
@@ -67,6 +68,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       limiter: createLoginLimiter(options.clock),
       revisions: createRevisionBus(),
       logs: createLogBus(),
+      partlessConfigs: createPartlessConfigs(),
       publicUrl,
       dataDir: options.dataDir,
     };

@@ -5,15 +5,15 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, SvcError } from "../../../core/index.js";
 import type { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
-import { requireDevicePart } from "../auth/access.js";
+import { admitDevicePart, requireDevicePart } from "../auth/access.js";
 import type { Principal } from "../auth/principal.js";
-import { effectiveConfigOf } from "../fleet/effective-config.js";
-import { partCloudOf } from "../fleet/part-cloud.js";
-import { toRobotConfig } from "../fleet/robot-config.js";
+import { partCloudAt, partCloudOf } from "../fleet/part-cloud.js";
+import { forPart } from "../fleet/robot-config.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { certificateForPart } from "../fleet/certificate-authority.js";
 import { recentlyAccessed, takeRestartRequest, touchPart } from "../storage/device-store.js";
+import { servedPart } from "../storage/served-part.js";
 import type { PartsTable } from "../storage/tables.js";
 
 /** How often a machine asks whether to restart (Viam's interval). */
@@ -22,19 +22,28 @@ export const RESTART_CHECK_INTERVAL_S = 5;
 export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof RobotService>> {
   const { store, clock } = cloud;
 
-  /** The part, checked for the caller; a call by the part itself is its last access. */
+  /** A call by the part itself is its last access. */
+  const accessed = async (principal: Principal, part: PartsTable): Promise<void> => {
+    if (principal.kind === "part-key" && !recentlyAccessed(part, clock.now())) await touchPart(store.db, part.id, clock.now());
+  };
+
+  /** The part, checked for the caller, and its access noted. */
   const reach = async (principal: Principal, partId: string): Promise<PartsTable> => {
     const part = await requireDevicePart(store.db, principal, partId);
-    if (principal.kind === "part-key" && !recentlyAccessed(part, clock.now())) await touchPart(store.db, part.id, clock.now());
+    await accessed(principal, part);
     return part;
   };
 
   return {
+    // The hottest call a fleet makes (every machine after every edit): the part, its revision and
+    // its location are one read.
     async config(request, context) {
-      const part = await reach(callerOf(context), request.id);
-      const effective = await effectiveConfigOf(store.db, part);
-      const { config } = toRobotConfig(effective.config, await partCloudOf(store.db, part, cloud.publicUrl), String(effective.revision));
-      return { config };
+      const principal = callerOf(context);
+      const served = await servedPart(store.db, request.id);
+      const part = await admitDevicePart(store.db, principal, request.id, served?.part);
+      await accessed(principal, part);
+      const partless = await cloud.partlessConfigs.of(store.db, part, served!.ownConfig, served!.revisionTime);
+      return { config: forPart(partless, partCloudAt(part, served!.location, cloud.publicUrl), String(part.revision)) };
     },
 
     async needsRestart(request, context) {

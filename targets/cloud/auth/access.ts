@@ -49,8 +49,13 @@ export async function requirePartRole(db: Kysely<Tables>, principal: Principal, 
  * it. Another part's key is refused as if the part did not exist.
  */
 export async function requireDevicePart(db: Kysely<Tables>, principal: Principal, partId: string): Promise<PartsTable> {
-  if (principal.kind === "part-key" && principal.partId !== partId) throw new SvcError(Code.NotFound, `part ${partId} not found`);
   const part = await db.selectFrom("parts").selectAll().where("id", "=", partId).where("deleted_at", "is", null).executeTakeFirst();
+  return admitDevicePart(db, principal, partId, part);
+}
+
+/** The same check, for a part (or none) the caller has read already, with whatever came with it. */
+export async function admitDevicePart<T extends { organization_id: string }>(db: Kysely<Tables>, principal: Principal, partId: string, part: T | undefined): Promise<T> {
+  if (principal.kind === "part-key" && principal.partId !== partId) throw new SvcError(Code.NotFound, `part ${partId} not found`);
   if (part === undefined) throw new SvcError(Code.NotFound, `part ${partId} not found`);
   if (principal.kind !== "part-key") await requireRole(db, principal, part.organization_id, "operator", `part ${partId}`);
   return part;

@@ -2,21 +2,26 @@
 // or a deleted person is refused here even while their token has not expired.
 import { Code, SvcError } from "../../../core/index.js";
 import type { Store } from "../storage/open-store.js";
+import { preparedQuery } from "../storage/prepared-query.js";
 import { keySubject, userSubject, type Principal } from "./principal.js";
+
+// Every call but signing in runs one of these: built once.
+const keyQuery = preparedQuery((db, id) => db.selectFrom("api_keys").select(["id", "organization_id", "scope", "scope_id", "revoked_at"]).where("id", "=", id));
+const userQuery = preparedQuery((db, id) => db.selectFrom("users").select(["id", "email"]).where("id", "=", id));
 
 export async function resolvePrincipal(store: Store, subject: string): Promise<Principal> {
   const colon = subject.indexOf(":");
   const kind = subject.slice(0, colon);
   const id = subject.slice(colon + 1);
   if (kind === "key") {
-    const key = await store.db.selectFrom("api_keys").select(["id", "organization_id", "scope", "scope_id", "revoked_at"]).where("id", "=", id).executeTakeFirst();
+    const key = await keyQuery.first(store.db, id);
     if (key === undefined || key.revoked_at !== null) throw new SvcError(Code.Unauthenticated, "the API key of this token was revoked");
     return key.scope === "part"
       ? { kind: "part-key", subject: keySubject(key.id), keyId: key.id, organizationId: key.organization_id, partId: key.scope_id }
       : { kind: "organization-key", subject: keySubject(key.id), keyId: key.id, organizationId: key.organization_id };
   }
   if (kind === "user") {
-    const user = await store.db.selectFrom("users").select(["id", "email"]).where("id", "=", id).executeTakeFirst();
+    const user = await userQuery.first(store.db, id);
     if (user === undefined) throw new SvcError(Code.Unauthenticated, "the user of this token no longer exists");
     return { kind: "user", subject: userSubject(user.id), userId: user.id, email: user.email };
   }

@@ -24,10 +24,24 @@ export async function effectiveConfig(db: Kysely<Tables>, partId: string): Promi
 export async function effectiveConfigOf(db: Kysely<Tables>, part: Pick<PartsTable, "id" | "organization_id" | "revision">): Promise<EffectiveConfig> {
   // Revisions are only ever appended, so the one the row names is there and never changes.
   const row = await db.selectFrom("part_revisions").select(["config", "created_at"]).where("part_id", "=", part.id).where("revision", "=", part.revision).executeTakeFirstOrThrow();
-  const own = JSON.parse(row.config) as Record<string, unknown>;
+  return effectiveConfigFrom(db, part, row.config, Number(row.created_at));
+}
+
+/**
+ * The same, for a part whose current revision (its own config as stored, and its time) the caller
+ * has read too. `seen`, when given, is told each fragment merged and its revision.
+ */
+export async function effectiveConfigFrom(
+  db: Kysely<Tables>,
+  part: Pick<PartsTable, "id" | "organization_id" | "revision">,
+  ownConfig: string,
+  time: number,
+  seen?: Map<string, number>,
+): Promise<EffectiveConfig> {
+  const own = JSON.parse(ownConfig) as Record<string, unknown>;
   try {
-    const { config } = await mergeFragments({ label: "the part", config: own }, fragmentLookup(db, part.organization_id));
-    return { config, revision: part.revision, time: Number(row.created_at) };
+    const { config } = await mergeFragments({ label: "the part", config: own }, fragmentLookup(db, part.organization_id, undefined, seen));
+    return { config, revision: part.revision, time };
   } catch (thrown) {
     // Every save checks the merge, so this is a store changed by other means: the machine keeps
     // what it runs and the reason is said, instead of a config with a silent gap.

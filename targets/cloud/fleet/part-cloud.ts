@@ -12,6 +12,11 @@ export async function partCloudOf(db: Kysely<Tables>, part: PartsTable, publicUr
     .select(["locations.id as location_id", "locations.name as location_name"])
     .where("machines.id", "=", part.machine_id)
     .executeTakeFirstOrThrow();
-  const names = partNames({ partName: part.name, locationName: where.location_name, locationId: where.location_id, publicUrl });
-  return { id: part.id, ...names, location_id: where.location_id, primary_org_id: part.organization_id, machine_id: part.machine_id };
+  return partCloudAt(part, { id: where.location_id, name: where.location_name }, publicUrl);
+}
+
+/** The same, for a part whose location the caller has read already. */
+export function partCloudAt(part: Pick<PartsTable, "id" | "name" | "organization_id" | "machine_id">, location: { id: string; name: string }, publicUrl: string): PartCloud {
+  const names = partNames({ partName: part.name, locationName: location.name, locationId: location.id, publicUrl });
+  return { id: part.id, ...names, location_id: location.id, primary_org_id: part.organization_id, machine_id: part.machine_id };
 }

@@ -4,8 +4,8 @@
 // instead of a oneof, the maintenance sensor as text instead of a ResourceName); the tables in
 // robot-config-tables.ts map each key. `cloud` and `revision` are svc-cloud's own: whatever the
 // stored config says there is replaced.
-import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
+import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { CloudConfigSchema, RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
 import { mapObject, notServable, type Json } from "./proto-json-mapping.js";
 import { machineTable } from "./robot-config-tables.js";
 
@@ -26,13 +26,31 @@ export interface ServedConfig {
 }
 
 export function toRobotConfig(stored: Json, cloud: PartCloud, revision: string): ServedConfig {
+  const served = toPartlessConfig(stored);
+  return { config: forPart(served.config, cloud, revision), leftOut: served.leftOut };
+}
+
+/** The same without `cloud` and `revision`: what parts with the same config and fragments share. */
+export function toPartlessConfig(stored: Json): ServedConfig {
   const { cloud: _own, revision: _stored, ...rest } = stored;
   const walk = { leftOut: [] as string[] };
   const json = mapObject(rest, "", machineTable, walk);
   try {
-    const config = fromJson(RobotConfigSchema, { ...json, cloud: { ...cloud }, revision } as JsonObject);
-    return { config, leftOut: walk.leftOut };
+    return { config: fromJson(RobotConfigSchema, json as JsonObject), leftOut: walk.leftOut };
   } catch (thrown) {
     throw notServable("config", (thrown as Error).message);
   }
+}
+
+/** A partless config given one part's `cloud` and `revision`; the shared one is left as it was. */
+export function forPart(partless: RobotConfig, cloud: PartCloud, revision: string): RobotConfig {
+  const part = create(CloudConfigSchema, {
+    id: cloud.id,
+    fqdn: cloud.fqdn,
+    localFqdn: cloud.local_fqdn,
+    locationId: cloud.location_id,
+    primaryOrgId: cloud.primary_org_id,
+    machineId: cloud.machine_id,
+  });
+  return { ...partless, cloud: part, revision };
 }

@@ -5,6 +5,7 @@ import type { Clock } from "../../../core/index.js";
 import type { LoginLimiter } from "../auth/login-limiter.js";
 import type { TokenIssuer } from "../auth/token-issuer.js";
 import type { LogBus } from "../fleet/log-bus.js";
+import type { PartlessConfigs } from "../fleet/partless-configs.js";
 import type { RevisionBus } from "../fleet/revision-bus.js";
 import type { Store } from "../storage/open-store.js";
 
@@ -17,6 +18,8 @@ export interface CloudContext {
   revisions: RevisionBus;
   /** Machines' new log entries, as they are stored (for the tails). */
   logs: LogBus;
+  /** Merged and converted configs that parts with the same config and fragments share. */
+  partlessConfigs: PartlessConfigs;
   /** The address machines and people use to reach svc-cloud (`--public-url`). */
   publicUrl: string;
   /** The data folder (`--data`): the store and what svc-cloud keeps beside it. */

@@ -3,10 +3,14 @@
 // same transaction.
 import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
+import { preparedQuery } from "./prepared-query.js";
 import type { FragmentRevisionsTable, FragmentsTable, Tables } from "./tables.js";
 
+// Read for every part's config a machine fetches: built once.
+const fragmentQuery = preparedQuery((db, id) => db.selectFrom("fragments").selectAll().where("id", "=", id));
+
 export function findFragment(db: Kysely<Tables>, id: string): Promise<FragmentsTable | undefined> {
-  return db.selectFrom("fragments").selectAll().where("id", "=", id).executeTakeFirst();
+  return fragmentQuery.first(db, id);
 }
 
 export function listFragments(db: Kysely<Tables>, organizationId: string): Promise<FragmentsTable[]> {

@@ -1,0 +1,79 @@
+// What a machine's Config costs, shared between parts. After a fragment is edited every part using
+// it fetches its Config at once, and most of them hold the same own config (the fragment, perhaps a
+// mod or two): each would parse, merge and convert the same thing. Here the result of that work,
+// the RobotConfig without `cloud` and `revision`, is kept for each organisation and own config,
+// with the revision of each fragment it merged. It is used again only while every one of those
+// fragments is at that revision, checked against the store on every use, so several svc-cloud
+// processes on one store never serve a stale merge. What went wrong is never kept: a failed merge
+// is tried, and its error said, every time.
+import type { Kysely } from "kysely";
+import type { RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
+import { preparedQuery } from "../storage/prepared-query.js";
+import type { PartsTable, Tables } from "../storage/tables.js";
+import { effectiveConfigFrom } from "./effective-config.js";
+import { toPartlessConfig } from "./robot-config.js";
+
+export interface PartlessConfigs {
+  /** The part's config as RobotConfig, without `cloud` and `revision`; never change what it answers. */
+  of(db: Kysely<Tables>, part: Pick<PartsTable, "id" | "organization_id" | "revision">, ownConfig: string, time: number): Promise<RobotConfig>;
+}
+
+interface Kept {
+  readonly config: RobotConfig;
+  /** Each fragment merged, by id, and its revision then. */
+  readonly fragments: ReadonlyMap<string, number>;
+  /** The characters of the own config and the merged one, what it holds on to. */
+  readonly characters: number;
+}
+
+/** How many characters of configs are kept at most (the least recently used goes first). */
+export const PARTLESS_CONFIGS_CHARACTERS = 32 * 1024 * 1024;
+
+const revisionQuery = preparedQuery((db, id) => db.selectFrom("fragments").select(["organization_id", "revision"]).where("id", "=", id));
+
+export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTERS): PartlessConfigs {
+  const entries = new Map<string, Kept>();
+  let characters = 0;
+
+  async function unchanged(db: Kysely<Tables>, organizationId: string, entry: Kept): Promise<boolean> {
+    for (const [id, revision] of entry.fragments) {
+      const row = await revisionQuery.first(db, id);
+      if (row === undefined || row.organization_id !== organizationId || row.revision !== revision) return false;
+    }
+    return true;
+  }
+
+  function keep(key: string, entry: Kept): void {
+    forget(key);
+    entries.set(key, entry);
+    characters += entry.characters;
+    for (const [oldest] of entries) {
+      if (characters <= maxCharacters) break;
+      forget(oldest);
+    }
+  }
+
+  function forget(key: string): void {
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    entries.delete(key);
+    characters -= entry.characters;
+  }
+
+  return {
+    async of(db, part, ownConfig, time) {
+      const key = `${part.organization_id}\u0000${ownConfig}`;
+      const entry = entries.get(key);
+      if (entry !== undefined && (await unchanged(db, part.organization_id, entry))) {
+        // Used again: it becomes the most recent.
+        keep(key, entry);
+        return entry.config;
+      }
+      const fragments = new Map<string, number>();
+      const effective = await effectiveConfigFrom(db, part, ownConfig, time, fragments);
+      const config = toPartlessConfig(effective.config).config;
+      keep(key, { config, fragments, characters: key.length + JSON.stringify(effective.config).length });
+      return config;
+    },
+  };
+}
