@@ -1,6 +1,7 @@
 // AppService's log calls: GetRobotPartLogs (a page of one part's entries, newest first, by level,
 // text and time range, with Viam's page tokens; a page of large entries is cut to fit one answer)
-// and TailRobotPartLogs (new entries as they are stored, until the client goes). Anyone who may
+// and TailRobotPartLogs (new entries as they are stored, until the client goes; an empty batch when
+// nothing came for a while, which tells a dead connection and checks the caller again). Anyone who may
 // read the part may read its logs; nothing deletes them but their age (see fleet/log-retention.ts).
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
@@ -8,6 +9,7 @@ import { Code, SvcError } from "../../../core/index.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AppService, TailRobotPartLogsResponseSchema } from "../../../proto/gen/app/v1/app_pb.js";
 import { requirePartRole } from "../auth/access.js";
+import { resolvePrincipal } from "../auth/resolve-principal.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { queryLogs, type LogCursor, type NewLogRow } from "../storage/logs-store.js";
@@ -21,6 +23,8 @@ export const MAX_TAIL_BACKLOG = 10_000;
 /** Bytes of entries a tail may fall behind by (one largest message's worth). */
 export const MAX_TAIL_BACKLOG_BYTES = 4 * 1024 * 1024;
 const MAX_FILTER = 1024;
+/** How long a tail stays silent before it sends an empty batch (the watch's heartbeat, for logs). */
+export const TAIL_HEARTBEAT_MS = 15_000;
 /** Bytes of entries one page may hold: a page of the largest entries still fits one answer. */
 export const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 
@@ -66,7 +70,7 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
       const part = await requirePartRole(db, callerOf(context), request.id, "viewer");
       const filter = filterText(request.filter);
       const wanted = (row: NewLogRow) => (!request.errorsOnly || ERROR_LEVELS.includes(row.level)) && matchesFilter(row, filter);
-      yield* tail(cloud, part.id, wanted, context);
+      yield* tail(cloud, { partId: part.id, subject: callerOf(context).subject, wanted }, context);
     },
   };
 }
@@ -88,12 +92,22 @@ function withinBytes<T extends NewLogRow>(rows: T[], budget: number): T[] {
 
 type TailMessage = MessageInitShape<typeof TailRobotPartLogsResponseSchema>;
 
+interface Tailed {
+  partId: string;
+  /** Who is tailing, looked up again at each heartbeat: a revoked key's tail ends. */
+  subject: string;
+  wanted: (row: NewLogRow) => boolean;
+}
+
 /**
  * A part's new entries as they are stored. The stream opens with an empty batch (the client then
- * knows it is listening) and ends when the client goes; a client that falls MAX_TAIL_BACKLOG
- * entries or MAX_TAIL_BACKLOG_BYTES behind is told so and ended rather than kept in memory without bound.
+ * knows it is listening) and ends when the client goes; after TAIL_HEARTBEAT_MS without entries it
+ * sends another empty batch, so a connection that died unseen fails its write and ends here, and
+ * the caller is checked again. A client that falls MAX_TAIL_BACKLOG entries or
+ * MAX_TAIL_BACKLOG_BYTES behind is told so and ended rather than kept in memory without bound.
  */
-async function* tail(cloud: CloudContext, partId: string, wanted: (row: NewLogRow) => boolean, context: HandlerContext): AsyncGenerator<TailMessage> {
+async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContext): AsyncGenerator<TailMessage> {
+  const { partId, wanted } = tailed;
   const queue: { rows: NewLogRow[]; bytes: number }[] = [];
   let queued = 0;
   let queuedBytes = 0;
@@ -117,8 +131,18 @@ async function* tail(cloud: CloudContext, partId: string, wanted: (row: NewLogRo
       if (overflowed) throw new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries or ${MAX_TAIL_BACKLOG_BYTES} bytes behind; open it again (GetRobotPartLogs reads what was missed)`);
       const next = queue.shift();
       if (next === undefined) {
-        await new Promise<void>((resolve) => (wake = resolve));
+        const heard = await new Promise<boolean>((resolve) => {
+          const timer = cloud.clock.setTimeout(() => resolve(false), TAIL_HEARTBEAT_MS);
+          wake = () => {
+            cloud.clock.clearTimeout(timer);
+            resolve(true);
+          };
+        });
         wake = undefined;
+        if (!heard && !context.signal.aborted) {
+          await resolvePrincipal(cloud.store, tailed.subject);
+          yield { logs: [] };
+        }
         continue;
       }
       queued -= next.rows.length;
