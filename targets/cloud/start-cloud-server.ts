@@ -19,6 +19,7 @@ import type { CloudContext } from "./server/cloud-context.js";
 import { createErrorInterceptor } from "./server/error-interceptor.js";
 import { createHttpFallback } from "./server/http-routes.js";
 import { listen, type Listening, type RequestHandler } from "./server/listen.js";
+import { createStreamLimitInterceptor } from "./server/stream-limit.js";
 import { writeSetting } from "./storage/settings.js";
 import { ensureCertificateAuthority } from "./fleet/certificate-authority.js";
 
@@ -78,7 +79,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
     const stopping = new AbortController();
     const rpc = createRpcHandler({
       routes: (router) => registerApi(router, context),
-      interceptors: [createErrorInterceptor(options.log), createAuthInterceptor(context)],
+      interceptors: [createErrorInterceptor(options.log), createAuthInterceptor(context), createStreamLimitInterceptor()],
       shutdownSignal: stopping.signal,
       contextValues: (req) => createContextValues().set(peerAddressKey, req.socket?.remoteAddress ?? ""),
       limits: { maxMessageBytes: MAX_MESSAGE_BYTES, openMethodMaxBytes: OPEN_METHOD_MAX_BYTES },
