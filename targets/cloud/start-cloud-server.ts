@@ -12,6 +12,7 @@ import { startLogRetention } from "./fleet/log-retention.js";
 import { createPartlessConfigs } from "./fleet/partless-configs.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
 import { openStore, type Store } from "./storage/open-store.js";
+import { sweepUnfinishedUploads } from "./storage/part-files.js";
 import { claimServeLock } from "./storage/serve-lock.js";
 import { createAuthInterceptor, PUBLIC_METHOD_PATHS } from "./server/auth-interceptor.js";
 import { peerAddressKey } from "./server/caller.js";
@@ -74,6 +75,8 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       dataDir: options.dataDir,
     };
     await writeSetting(store.db, "public_url", publicUrl);
+    const swept = await sweepUnfinishedUploads(options.dataDir, store.db);
+    if (swept > 0) options.log(`svc-cloud: removed ${swept} file(s) left by uploads cut short when svc-cloud last stopped`);
     // A data folder made before svc-cloud had a certificate authority gets one at its first start.
     await ensureCertificateAuthority(store.db, options.clock.now());
     const stopping = new AbortController();

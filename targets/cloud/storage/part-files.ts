@@ -2,10 +2,12 @@
 // `files/<part id>/<file id>`: both ids are svc-cloud's own UUIDs, so nothing an uploader writes
 // ever becomes part of a path. Bytes go to `<file id>.partial` first and are renamed only when
 // complete; the row that lists the file is written after the rename, so a listed file is always
-// whole, and an upload that fails leaves nothing behind.
+// whole, and an upload that fails leaves nothing behind. An upload cut short by the process itself
+// ending (a crash, a power cut) can leave a `.partial` file, or a whole file its row was never
+// written for; the uploader was never told it succeeded, so both are removed at the next start.
 import { createHash } from "node:crypto";
 import { createReadStream, type ReadStream } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
@@ -59,6 +61,26 @@ export async function createFileWriter(dataDir: string, partId: string, fileId: 
       await rm(join(dir, fileId), { force: true });
     },
   };
+}
+
+/**
+ * Removes what uploads cut short left in the data folder: `.partial` files, and files no row
+ * lists. Run at start, before any upload. Answers how many were removed.
+ */
+export async function sweepUnfinishedUploads(dataDir: string, db: Kysely<Tables>): Promise<number> {
+  const root = join(dataDir, "files");
+  const parts = await readdir(root, { withFileTypes: true }).catch(() => []);
+  let removed = 0;
+  for (const part of parts) {
+    if (!part.isDirectory()) continue;
+    const listed = new Set((await db.selectFrom("part_files").select("id").where("part_id", "=", part.name).execute()).map((r) => r.id));
+    for (const name of await readdir(join(root, part.name))) {
+      if (listed.has(name)) continue;
+      await rm(join(root, part.name, name), { force: true, recursive: true });
+      removed += 1;
+    }
+  }
+  return removed;
 }
 
 export async function recordFile(db: Kysely<Tables>, row: PartFilesTable): Promise<void> {
