@@ -40,6 +40,7 @@ import { Code } from "../../core/index.js";
 import type { Writable } from "node:stream";
 import type { CallDeadline } from "./call-deadline.js";
 import { callControlKey, createCallControl, type CallControl, type TransportCallControl } from "./call-control.js";
+import { encodingOf } from "./encoded-answer.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { headerRecord, recordHeaders, type HeaderRecord } from "./record-headers.js";
 
@@ -167,7 +168,7 @@ export function createLeanCalls(options: LeanCallsOptions): LeanCalls {
 }
 
 function unaryAnswer(res: HttpResponse, call: LeanCall, lean: LeanMethod, response: UnaryResponse, options: LeanCallsOptions): void {
-  const bytes = (response as LeanResponse).bytes ?? toBinary(lean.method.output, response.message as never);
+  const bytes = (response as LeanResponse).bytes ?? encodingOf(response.message) ?? toBinary(lean.method.output, response.message as never);
   if (bytes.length > options.maxMessageBytes) return answer(res, call, errorAnswer(tooLargeAnswer(bytes.length, options), response.header), options);
   answer(res, call, { header: response.header, trailer: response.trailer, message: bytes }, options);
 }

@@ -6,8 +6,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { RobotConfigSchema } from "../../proto/gen/app/v1/robot_pb.js";
-import { toRobotConfig, type PartCloud } from "../../targets/cloud/fleet/robot-config.js";
+import { encodingOf } from "../../node/rpc/encoded-answer.js";
+import { ConfigResponseSchema, RobotConfigSchema } from "../../proto/gen/app/v1/robot_pb.js";
+import { configAnswer, toPartlessConfig, toRobotConfig, type PartCloud } from "../../targets/cloud/fleet/robot-config.js";
 import { tablesBySchemaDefinition } from "../../targets/cloud/fleet/robot-config-tables.js";
 
 const root = join(import.meta.dirname, "../..");
@@ -26,6 +27,15 @@ const files = [
 
 /** Every key the tables say has no field, as the last part of a path. */
 const keysWithoutField = new Set(Object.values(tablesBySchemaDefinition).flatMap((t) => Object.entries(t).filter(([, f]) => "none" in f).map(([k]) => k)));
+
+describe("a part's Config answer", () => {
+  it.each(files)("from %s, carries bytes that decode to exactly the answer", (file) => {
+    const { config: partless } = toPartlessConfig(readConfig(file));
+    const answer = configAnswer(partless, toBinary(RobotConfigSchema, partless), cloud, "7");
+    expect(answer.config).toEqual(toRobotConfig(readConfig(file), cloud, "7").config);
+    expect(fromBinary(ConfigResponseSchema, encodingOf(answer)!)).toEqual(answer);
+  });
+});
 
 describe("toRobotConfig", () => {
   it.each(files)("converts %s, leaving out only keys that have no field", (file) => {

@@ -8,7 +8,7 @@ import type { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
 import { admitDevicePart, requireDevicePart } from "../auth/access.js";
 import type { Principal } from "../auth/principal.js";
 import { partCloudAt, partCloudOf } from "../fleet/part-cloud.js";
-import { forPart } from "../fleet/robot-config.js";
+import { configAnswer } from "../fleet/robot-config.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { certificateForPart } from "../fleet/certificate-authority.js";
@@ -43,7 +43,7 @@ export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof
       const part = await admitDevicePart(store.db, principal, request.id, served?.part);
       await accessed(principal, part);
       const partless = await cloud.partlessConfigs.of(store.db, part, served!.ownConfig, served!.revisionTime);
-      return { config: forPart(partless, partCloudAt(part, served!.location, cloud.publicUrl), String(part.revision)) };
+      return configAnswer(partless.config, partless.bytes, partCloudAt(part, served!.location, cloud.publicUrl), String(part.revision));
     },
 
     async needsRestart(request, context) {

@@ -1,25 +1,30 @@
 // What a machine's Config costs, shared between parts. After a fragment is edited every part using
 // it fetches its Config at once, and most of them hold the same own config (the fragment, perhaps a
-// mod or two): each would parse, merge and convert the same thing. Here the result of that work,
-// the RobotConfig without `cloud` and `revision`, is kept for each organisation and own config,
+// mod or two): each would parse, merge, convert and encode the same thing. Here the result of that
+// work, the RobotConfig without `cloud` and `revision` and its encoding, is kept for each organisation and own config,
 // with the revision of each fragment it merged. It is used again only while every one of those
 // fragments is at that revision, checked against the store on every use, so several svc-cloud
 // processes on one store never serve a stale merge. What went wrong is never kept: a failed merge
 // is tried, and its error said, every time.
 import type { Kysely } from "kysely";
-import type { RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
+import { toBinary } from "@bufbuild/protobuf";
+import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
 import { preparedQuery } from "../storage/prepared-query.js";
 import type { PartsTable, Tables } from "../storage/tables.js";
 import { effectiveConfigFrom } from "./effective-config.js";
 import { toPartlessConfig } from "./robot-config.js";
 
 export interface PartlessConfigs {
-  /** The part's config as RobotConfig, without `cloud` and `revision`; never change what it answers. */
-  of(db: Kysely<Tables>, part: Pick<PartsTable, "id" | "organization_id" | "revision">, ownConfig: string, time: number): Promise<RobotConfig>;
+  /** The part's config as RobotConfig, without `cloud` and `revision`, and its encoding; never change what it answers. */
+  of(db: Kysely<Tables>, part: Pick<PartsTable, "id" | "organization_id" | "revision">, ownConfig: string, time: number): Promise<Partless>;
 }
 
-interface Kept {
+export interface Partless {
   readonly config: RobotConfig;
+  readonly bytes: Uint8Array;
+}
+
+interface Kept extends Partless {
   /** Each fragment merged, by id, and its revision then. */
   readonly fragments: ReadonlyMap<string, number>;
   /** The characters of the own config and the merged one, what it holds on to. */
@@ -67,13 +72,14 @@ export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTER
       if (entry !== undefined && (await unchanged(db, part.organization_id, entry))) {
         // Used again: it becomes the most recent.
         keep(key, entry);
-        return entry.config;
+        return entry;
       }
       const fragments = new Map<string, number>();
       const effective = await effectiveConfigFrom(db, part, ownConfig, time, fragments);
       const config = toPartlessConfig(effective.config).config;
-      keep(key, { config, fragments, characters: key.length + JSON.stringify(effective.config).length });
-      return config;
+      const kept = { config, bytes: toBinary(RobotConfigSchema, config), fragments, characters: key.length + JSON.stringify(effective.config).length };
+      keep(key, kept);
+      return kept;
     },
   };
 }

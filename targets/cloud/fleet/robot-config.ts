@@ -4,8 +4,10 @@
 // instead of a oneof, the maintenance sensor as text instead of a ResourceName); the tables in
 // robot-config-tables.ts map each key. `cloud` and `revision` are svc-cloud's own: whatever the
 // stored config says there is replaced.
-import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
-import { CloudConfigSchema, RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
+import { create, fromJson, toBinary, type JsonObject } from "@bufbuild/protobuf";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { withEncoding } from "../../../node/rpc/encoded-answer.js";
+import { CloudConfigSchema, ConfigResponseSchema, RobotConfigSchema, type ConfigResponse, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
 import { mapObject, notServable, type Json } from "./proto-json-mapping.js";
 import { machineTable } from "./robot-config-tables.js";
 
@@ -44,6 +46,28 @@ export function toPartlessConfig(stored: Json): ServedConfig {
 
 /** A partless config given one part's `cloud` and `revision`; the shared one is left as it was. */
 export function forPart(partless: RobotConfig, cloud: PartCloud, revision: string): RobotConfig {
+  return { ...partless, ...partFields(cloud, revision) };
+}
+
+/**
+ * The part's answer to `Config`, with its encoding: the shared config's bytes (`partlessBytes`,
+ * encoded once) followed by the part's own two fields. A message's fields may come in any order
+ * and the partless config sets neither, so the bytes are exactly the whole answer's encoding.
+ */
+export function configAnswer(partless: RobotConfig, partlessBytes: Uint8Array, cloud: PartCloud, revision: string): ConfigResponse {
+  const own = partFields(cloud, revision);
+  const writer = new BinaryWriter().tag(CONFIG_FIELD, WireType.LengthDelimited).fork().raw(partlessBytes);
+  writer.tag(CLOUD_FIELD, WireType.LengthDelimited).bytes(toBinary(CloudConfigSchema, own.cloud!));
+  writer.tag(REVISION_FIELD, WireType.LengthDelimited).string(revision);
+  const answer = create(ConfigResponseSchema, { config: { ...partless, ...own } });
+  return withEncoding(answer, writer.join().finish());
+}
+
+const CONFIG_FIELD = ConfigResponseSchema.field.config!.number;
+const CLOUD_FIELD = RobotConfigSchema.field.cloud!.number;
+const REVISION_FIELD = RobotConfigSchema.field.revision!.number;
+
+function partFields(cloud: PartCloud, revision: string): Pick<RobotConfig, "cloud" | "revision"> {
   const part = create(CloudConfigSchema, {
     id: cloud.id,
     fqdn: cloud.fqdn,
@@ -52,5 +76,5 @@ export function forPart(partless: RobotConfig, cloud: PartCloud, revision: strin
     primaryOrgId: cloud.primary_org_id,
     machineId: cloud.machine_id,
   });
-  return { ...partless, cloud: part, revision };
+  return { cloud: part, revision };
 }
