@@ -165,4 +165,28 @@ describe("the SDK's app client", () => {
       /invalid_argument.*authorization_id: must be one of organization_owner/,
     );
   });
+
+  it("makes a key for a machine made with newRobot, whose credentials file then runs it", async () => {
+    const orgId = cloud.init.organization_id;
+    const machineId = await app.newRobot(cloud.init.location_id, "keyless");
+    const [part] = await app.getRobotParts(machineId);
+    const partKey = (resourceId: string, resourceType = "robot_part") =>
+      ({ authorizationType: "role", authorizationId: "robot_part_device", resourceType, resourceId, identityId: "", organizationId: orgId, identityType: "api-key" }) as VIAM.appApi.Authorization;
+    const made = await app.createKey([partKey(part!.id)], "install");
+    expect(made.key).toMatch(/^[a-z0-9]{32}$/);
+    expect((await app.getRobotAPIKeys(machineId)).map((k) => k.apiKey?.id)).toContain(made.id);
+    expect((await app.listKeys(orgId)).map((k) => k.apiKey?.id)).not.toContain(made.id);
+
+    const file = await fetch(`${cloud.url}/api/json1/config?client=true&id=${part!.id}`, { headers: { key_id: made.id, key: made.key } });
+    expect(await file.json()).toEqual({ cloud: { id: part!.id, api_key: { id: made.id, key: made.key }, app_address: cloud.url } });
+    const device = await signedInClient(RobotService, cloud.url, { id: made.id, key: made.key });
+    expect((await device.config({ id: part!.id })).config?.cloud?.id).toBe(part!.id);
+
+    // Only for a part, by an owner, named right.
+    await expect(app.createKey([partKey("no-such-part")], "x")).rejects.toThrow(/not_found/);
+    await expect(app.createKey([partKey(part!.id, "robot")], "x")).rejects.toThrow(/invalid_argument.*robot_part_device is granted over one robot_part/);
+    const other = machine("someone-else");
+    const partScoped = await sdkClient(other.cloud.api_key);
+    await expect(partScoped.createKey([partKey(part!.id)], "x")).rejects.toThrow(/permission_denied/);
+  });
 });

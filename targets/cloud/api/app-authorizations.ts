@@ -1,7 +1,8 @@
 // Viam's authorizations, as far as svc-cloud has them: one role over a whole organisation,
 // `organization_owner`, `organization_operator` or `organization_viewer` (authorization type
-// "role", resource type "organization"). Roles over single locations or machines do not exist
-// here and are refused in words rather than widened or narrowed.
+// "role", resource type "organization"), and for a key, `robot_part_device` over one part: the
+// part's own key, what its machine signs in with. Roles over single locations or machines do not
+// exist here and are refused in words rather than widened or narrowed.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, SvcError } from "../../../core/index.js";
 import type { AuthorizationSchema } from "../../../proto/gen/app/v1/app_pb.js";
@@ -16,6 +17,19 @@ export interface AuthorizationLike {
 }
 
 const ROLES: readonly Role[] = ["owner", "operator", "viewer"];
+/** The role of a part's own key, as Viam names it. */
+export const PART_DEVICE_ROLE = "robot_part_device";
+
+/** The part a single `robot_part_device` authorization names; undefined when `authorizations` are anything else. */
+export function partOfAuthorizations(authorizations: readonly AuthorizationLike[], where: string): string | undefined {
+  if (authorizations.length !== 1 || authorizations[0]!.authorizationId !== PART_DEVICE_ROLE) return undefined;
+  const a = authorizations[0]!;
+  const at = `${where}[0]`;
+  if (a.authorizationType !== "role") throw new SvcError(Code.InvalidArgument, `${at}.authorization_type: must be "role" (found "${a.authorizationType}")`);
+  if (a.resourceType !== "robot_part") throw new SvcError(Code.InvalidArgument, `${at}.resource_type: ${PART_DEVICE_ROLE} is granted over one robot_part (found "${a.resourceType}")`);
+  if (a.resourceId === "") throw new SvcError(Code.InvalidArgument, `${at}.resource_id: the part's id is needed`);
+  return a.resourceId;
+}
 
 /** The one role and organisation `authorizations` grant; InvalidArgument when they are anything else. */
 export function roleOfAuthorizations(authorizations: readonly AuthorizationLike[], where: string): { role: Role; organizationId: string } {

@@ -1,20 +1,22 @@
 // API keys, for an organisation's owners only. An organisation key acts as the organisation's
-// owner (svc-cloud's only kind of organisation key); its secret is answered once, by CreateKey,
-// and kept only as a hash, so lists carry no secrets. DeleteKey revokes: the key's tokens are
+// owner (svc-cloud's only kind of organisation key); a part key is what a machine signs in with,
+// and CreateKey makes another for a part (a machine made with NewRobot, or one whose key was
+// lost). A key's secret is answered once, by CreateKey, and kept only as a hash, so lists carry
+// no secrets. DeleteKey revokes: the key's tokens are
 // refused from the next call on, and the row stays so the key's id still explains history.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, SvcError } from "../../../core/index.js";
 import type { APIKeyWithAuthorizationsSchema, AppService } from "../../../proto/gen/app/v1/app_pb.js";
-import { requireRole } from "../auth/access.js";
+import { requirePartRole, requireRole } from "../auth/access.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from "../storage/api-keys.js";
 import { partsOf } from "../storage/machines-store.js";
 import type { ApiKeysTable } from "../storage/tables.js";
 import { requireMachineRole } from "./app-access.js";
-import { roleOfAuthorizations } from "./app-authorizations.js";
+import { PART_DEVICE_ROLE, partOfAuthorizations, roleOfAuthorizations } from "./app-authorizations.js";
 import { requireId } from "./app-names.js";
 
 const MAX_KEY_NAME = 100;
@@ -26,7 +28,7 @@ function keyMessage(key: ApiKeysTable): MessageInitShape<typeof APIKeyWithAuthor
     authorizations: [
       {
         authorizationType: "role",
-        authorizationId: part ? "robot_part_device" : "organization_owner",
+        authorizationId: part ? PART_DEVICE_ROLE : "organization_owner",
         resourceType: part ? "robot_part" : "organization",
         resourceId: key.scope_id,
         orgId: key.organization_id,
@@ -39,11 +41,17 @@ export function appKeys(cloud: CloudContext): Partial<ServiceImpl<typeof AppServ
   const { db } = cloud.store;
   return {
     async createKey(request, context) {
+      const name = request.name === "" ? "api key" : request.name;
+      if (name.length > MAX_KEY_NAME) throw new SvcError(Code.InvalidArgument, `name: at most ${MAX_KEY_NAME} characters`);
+      const partId = partOfAuthorizations(request.authorizations, "authorizations");
+      if (partId !== undefined) {
+        const part = await requirePartRole(db, callerOf(context), partId, "owner");
+        const made = await createApiKey(db, { organizationId: part.organization_id, name, scope: "part", scopeId: part.id, now: cloud.clock.now() });
+        return { id: made.id, key: made.key };
+      }
       const { role, organizationId } = roleOfAuthorizations(request.authorizations, "authorizations");
       await requireRole(db, callerOf(context), organizationId, "owner", `organisation ${organizationId}`);
       if (role !== "owner") throw new SvcError(Code.InvalidArgument, "authorizations[0].authorization_id: svc-cloud's organisation keys act as the organisation's owner: use organization_owner");
-      const name = request.name === "" ? "api key" : request.name;
-      if (name.length > MAX_KEY_NAME) throw new SvcError(Code.InvalidArgument, `name: at most ${MAX_KEY_NAME} characters`);
       const made = await createApiKey(db, { organizationId, name, scope: "organization", scopeId: organizationId, now: cloud.clock.now() });
       return { id: made.id, key: made.key };
     },
