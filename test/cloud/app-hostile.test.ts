@@ -122,6 +122,31 @@ describe("configs a part is refused", () => {
   });
 });
 
+describe("names made at once", () => {
+  it("give one machine, or one part, however many callers ask for the same name together", async () => {
+    const { location_id } = cloud.init;
+    const machines = await Promise.allSettled(Array.from({ length: 12 }, () => app.newRobot({ name: "twin", location: location_id })));
+    expect(machines.filter((m) => m.status === "fulfilled")).toHaveLength(1);
+    for (const m of machines) if (m.status === "rejected") expect(String(m.reason)).toMatch(/\[already_exists\] a machine named "twin" already exists/);
+    const listed = await app.listRobots({ locationId: location_id });
+    expect(listed.robots.filter((r) => r.name === "twin")).toHaveLength(1);
+
+    const machineId = (machines.find((m) => m.status === "fulfilled") as PromiseFulfilledResult<{ id: string }>).value.id;
+    const parts = await Promise.allSettled(Array.from({ length: 12 }, () => app.newRobotPart({ robotId: machineId, partName: "camera" })));
+    expect(parts.filter((p) => p.status === "fulfilled")).toHaveLength(1);
+    const renamed = await Promise.allSettled(
+      Array.from({ length: 6 }, async (_, i) => {
+        const { partId } = await app.newRobotPart({ robotId: machineId, partName: `spare-${i}` });
+        return app.updateRobotPart({ id: partId, name: "lens" });
+      }),
+    );
+    expect(renamed.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const names = (await app.getRobotParts({ robotId: machineId })).parts.map((p) => p.name);
+    expect(names.filter((n) => n === "camera")).toHaveLength(1);
+    expect(names.filter((n) => n === "lens")).toHaveLength(1);
+  });
+});
+
 describe("edits of one part", () => {
   it("refuses an edit based on a revision older than the newest, as ABORTED, saying why", async () => {
     const { part } = await app.getRobotPart({ id: machine.cloud.id });

@@ -7,7 +7,7 @@ import { principalName } from "../auth/principal.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { createMachine } from "../storage/fleet.js";
-import { checkMachineNameFree, deleteMachine, machinesIn, partsOf, updateMachine } from "../storage/machines-store.js";
+import { deleteMachine, machinesIn, partsOf, updateMachine } from "../storage/machines-store.js";
 import { requireLocationRole, requireMachineRole } from "./app-access.js";
 import { checkName } from "./app-names.js";
 import { robotMessage } from "./app-wire.js";
@@ -35,7 +35,6 @@ export function appMachines(cloud: CloudContext): Partial<ServiceImpl<typeof App
       const principal = callerOf(context);
       const location = await requireLocationRole(db, principal, request.location, "operator");
       const name = checkName("name", request.name);
-      await checkMachineNameFree(db, location.id, name);
       const made = await createMachine(db, { locationId: location.id, organizationId: location.organization_id, name, editedBy: principalName(principal), now: cloud.clock.now() });
       return { id: made.machineId };
     },
@@ -47,7 +46,6 @@ export function appMachines(cloud: CloudContext): Partial<ServiceImpl<typeof App
       const locationId = request.location === "" ? machine.location_id : request.location;
       const location = await requireLocationRole(db, principal, locationId, "operator");
       if (location.organization_id !== machine.organization_id) throw new SvcError(Code.InvalidArgument, `location ${locationId}: a machine moves only between locations of its own organisation`);
-      await checkMachineNameFree(db, location.id, name, machine.id);
       await updateMachine(db, machine.id, { name, locationId: location.id });
       return { robot: await robot({ ...machine, name, location_id: location.id }) };
     },

@@ -46,7 +46,6 @@ export function appParts(cloud: CloudContext): Partial<ServiceImpl<typeof AppSer
       const principal = callerOf(context);
       const machine = await requireMachineRole(db, principal, request.robotId, "operator");
       const name = checkName("part_name", request.partName);
-      await checkPartNameFree(db, machine.id, name);
       const { partId } = await addPart(db, { machineId: machine.id, organizationId: machine.organization_id, name, editedBy: principalName(principal), now: cloud.clock.now() });
       return { partId };
     },
@@ -55,6 +54,7 @@ export function appParts(cloud: CloudContext): Partial<ServiceImpl<typeof AppSer
       const principal = callerOf(context);
       const part = await requirePartRole(db, principal, requireId("id", request.id), "operator");
       const name = request.name === "" ? part.name : checkName("name", request.name);
+      // Before the config is saved, so a name that clashes changes nothing; the rename checks again.
       if (name !== part.name) await checkPartNameFree(db, part.machine_id, name, part.id);
       if (request.robotConfig !== undefined) {
         const config = checkOwnConfig("robot_config", request.robotConfig);

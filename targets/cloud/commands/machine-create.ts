@@ -22,8 +22,6 @@ export async function createMachineCommand(store: Store, options: MachineCreateO
   if (name === undefined) throw new SvcError(Code.InvalidArgument, "--name is required");
   if (!NAME.test(name)) throw new SvcError(Code.InvalidArgument, `--name ${JSON.stringify(name)}: 1 to 63 letters, digits, spaces, '_', '.' or '-', starting with a letter or digit`);
   const location = await findLocation(store, options.locationId);
-  const clash = await store.db.selectFrom("machines").select("id").where("location_id", "=", location.id).where("name", "=", name).where("deleted_at", "is", null).executeTakeFirst();
-  if (clash !== undefined) throw new SvcError(Code.AlreadyExists, `a machine named "${name}" already exists in location ${location.id}`);
   const made = await createMachine(store.db, { locationId: location.id, organizationId: location.organization_id, name, editedBy: "svc-cloud", now: options.now });
   return { cloud: { id: made.partId, api_key: made.partKey, app_address: options.appAddress } };
 }

@@ -4,6 +4,7 @@
 import type { Kysely } from "kysely";
 import { newId } from "./secrets.js";
 import { createApiKey, type NewKey } from "./api-keys.js";
+import { checkMachineNameFree } from "./machines-store.js";
 import type { Role, Tables } from "./tables.js";
 
 export async function createUser(db: Kysely<Tables>, values: { email: string; passwordHash: string; now: number }): Promise<string> {
@@ -38,9 +39,14 @@ export interface NewMachine {
   partKey: NewKey;
 }
 
-/** A machine in `locationId` with its main part, revision 1 of an empty config and the part's key. */
+/**
+ * A machine in `locationId` with its main part, revision 1 of an empty config and the part's key;
+ * AlreadyExists when the location has a machine of that name, checked in the same transaction, so
+ * two callers making the same name at once cannot both succeed.
+ */
 export function createMachine(db: Kysely<Tables>, values: { locationId: string; organizationId: string; name: string; editedBy: string; now: number }): Promise<NewMachine> {
   return db.transaction().execute(async (tx) => {
+    await checkMachineNameFree(tx, values.locationId, values.name);
     const machineId = newId();
     const partId = newId();
     const { now } = values;

@@ -39,13 +39,21 @@ export async function checkPartNameFree(db: Kysely<Tables>, machineId: string, n
   if ((await query.executeTakeFirst()) !== undefined) throw new SvcError(Code.AlreadyExists, `machine ${machineId} already has a part named "${name}"`);
 }
 
-export async function updateMachine(db: Kysely<Tables>, machineId: string, values: { name: string; locationId: string }): Promise<void> {
-  await db.updateTable("machines").set({ name: values.name, location_id: values.locationId }).where("id", "=", machineId).execute();
+/** Renames or moves a machine; AlreadyExists when its new location has another of that name (checked in the same transaction). */
+export function updateMachine(db: Kysely<Tables>, machineId: string, values: { name: string; locationId: string }): Promise<void> {
+  return db.transaction().execute(async (tx) => {
+    await checkMachineNameFree(tx, values.locationId, values.name, machineId);
+    await tx.updateTable("machines").set({ name: values.name, location_id: values.locationId }).where("id", "=", machineId).execute();
+  });
 }
 
-/** A part of an existing machine (not its main part), revision 1 of an empty config and the part's key. */
+/**
+ * A part of an existing machine (not its main part), revision 1 of an empty config and the part's
+ * key; AlreadyExists when the machine has a part of that name (checked in the same transaction).
+ */
 export function addPart(db: Kysely<Tables>, values: { machineId: string; organizationId: string; name: string; editedBy: string; now: number }): Promise<{ partId: string; partKey: NewKey }> {
   return db.transaction().execute(async (tx) => {
+    await checkPartNameFree(tx, values.machineId, values.name);
     const partId = newId();
     const { now } = values;
     await tx
@@ -58,8 +66,13 @@ export function addPart(db: Kysely<Tables>, values: { machineId: string; organiz
   });
 }
 
-export async function renamePart(db: Kysely<Tables>, partId: string, name: string): Promise<void> {
-  await db.updateTable("parts").set({ name }).where("id", "=", partId).execute();
+/** Renames a part; AlreadyExists when its machine has another of that name (checked in the same transaction). */
+export function renamePart(db: Kysely<Tables>, partId: string, name: string): Promise<void> {
+  return db.transaction().execute(async (tx) => {
+    const { machine_id } = await tx.selectFrom("parts").select("machine_id").where("id", "=", partId).executeTakeFirstOrThrow();
+    await checkPartNameFree(tx, machine_id, name, partId);
+    await tx.updateTable("parts").set({ name }).where("id", "=", partId).execute();
+  });
 }
 
 /** Deletes the parts (keeping their rows) and revokes their keys, in one transaction. */
