@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { GENERATED_FOLDERS } from "./function-size.mjs";
 
 /** Where the project's own source lives; tests speak to svc as clients do, with connect's names. */
-export const SOURCE_FOLDERS = ["core", "hal", "targets", "tools"];
+export const SOURCE_FOLDERS = ["core", "hal", "node", "targets", "tools"];
 
 const CODE_TABLE = "core/errors/code.ts";
 const ERROR_CLASS = "core/errors/svc-error.ts";
