@@ -88,7 +88,10 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 
 export function mutate(config: Json, mutations: Mutation[]): Json {
   let doc = JSON.parse(JSON.stringify(config)) as Json;
-  for (const m of mutations) {
+  for (const given of mutations) {
+    // The values fast-check generated are its own, reused when it replays and shrinks: the damage
+    // is done with copies, so no run writes into them (one that did made a value contain itself).
+    const m = "value" in given ? { ...given, value: structuredClone(given.value) } : given;
     const paths = allPaths(doc);
     const path = paths[m.pick % paths.length]!;
     if (path.length === 0) {
