@@ -2,9 +2,9 @@
 // held to the limits before connect reads a byte. In order, for a request to a served method:
 // a declared length over the limit is refused; the caller must pass `checkRpc` (credentials)
 // before its body is read, or is refused; then the body is read under the limits and the call's
-// deadline, whole for a call taking one message (collect-body.ts), as it arrives for a stream
-// of messages (request-body.ts). Refusals are answered in the
-// caller's protocol without reading the body. connect-node's own adapter does none of this (it
+// deadline, whole for a unary call or a server stream the lean path takes (collect-body.ts), as
+// it arrives for any other stream (request-body.ts). Refusals are answered in the caller's
+// protocol without reading the body. connect-node's own adapter does none of this (it
 // hands the whole body to connect, which reads it before any interceptor runs), so this takes
 // its place; it is the same few steps around the same connect functions. Unary calls and server
 // streams in binary gRPC and gRPC-web take the lean path (lean-calls.ts): the same limits,
