@@ -103,12 +103,24 @@ function bodyDeadlines(handler: RequestHandler): RequestHandler {
 function watchHttp1Body(req: IncomingMessage): void {
   const socket = req.socket;
   let seen = socket.bytesRead;
+  const stop = () => {
+    clearInterval(timer);
+    req.off("close", stop);
+    socket.off("close", stop);
+  };
   const timer = setInterval(() => {
-    if (req.complete) return clearInterval(timer);
-    if (socket.bytesRead === seen) return void socket.destroy();
+    if (req.complete || socket.destroyed) return stop();
+    if (socket.bytesRead === seen) {
+      stop();
+      return void socket.destroy();
+    }
     seen = socket.bytesRead;
   }, FIRST_BYTES_MS);
-  req.once("close", () => clearInterval(timer));
+  // A watch never holds the process up: it ends with the request or its connection, whichever
+  // Node tells first (a request refused unread may never say it closed).
+  timer.unref();
+  req.once("close", stop);
+  socket.once("close", stop);
 }
 
 /** Closes an HTTP/2 connection that has had no stream open for IDLE_SESSION_MS. */
