@@ -55,6 +55,12 @@ export interface LeanCallsOptions {
   readonly onError: (error: unknown, path: string) => void;
   /** For a unary request whose resource another process serves: the way its bytes pass through. */
   readonly forwardOf?: ForwardOf;
+  /**
+   * Requests read with a message of the server's own that has the same wire (by method path): the
+   * implementation is given that message here, the method's own on connect's general way, and
+   * takes either.
+   */
+  readonly wireInputs?: ReadonlyMap<string, DescMessage>;
 }
 
 /** Carries a call's request bytes to whoever really serves it; resolves with the answer's bytes. */
@@ -88,6 +94,8 @@ type AnyResponse = UnaryResponse | StreamResponse;
 interface LeanMethod {
   readonly method: LeanDescMethod;
   readonly service: DescService;
+  /** What the request is decoded as: the method's input, or its wire input. */
+  readonly input: DescMessage;
   /** The interceptors around the implementation, composed once. */
   readonly invoke: (req: AnyRequest) => Promise<AnyResponse>;
 }
@@ -109,7 +117,9 @@ export function createLeanCalls(options: LeanCallsOptions): LeanCalls {
     for (const method of service.methods) {
       if (!isLean(method)) continue;
       const implementation = spec.methods[method.localName]!.impl as Implementation;
-      methods.set(`/${service.typeName}/${method.name}`, leanMethod(service, method, implementation, options.interceptors));
+      const path = `/${service.typeName}/${method.name}`;
+      const input = options.wireInputs?.get(path) ?? method.input;
+      methods.set(path, { ...leanMethod(service, method, implementation, options.interceptors), input });
     }
   }
 
@@ -124,7 +134,7 @@ export function createLeanCalls(options: LeanCallsOptions): LeanCalls {
 
   function serve(req: HttpRequest, res: HttpResponse, call: LeanCall, body: Buffer): void {
     const lean = methods.get(call.path)!;
-    const message = decodeEnvelope(lean.method.input, body);
+    const message = decodeEnvelope(lean.input, body);
     if (message === undefined) return call.fallBack(body);
     const forward = lean.method.methodKind === "unary" ? options.forwardOf?.(lean.service, lean.method, message) : undefined;
     run(lean, { message, forward, bytes: forward && body.subarray(5) }, req, res, call);
@@ -220,7 +230,7 @@ function tooLargeAnswer(size: number, options: LeanCallsOptions): ConnectError {
 type Implementation = (input: unknown, context: HandlerContext) => unknown;
 
 // One method: the interceptors composed once around the call of its implementation.
-function leanMethod(service: DescService, method: LeanDescMethod, implementation: Implementation, interceptors: readonly Interceptor[]): LeanMethod {
+function leanMethod(service: DescService, method: LeanDescMethod, implementation: Implementation, interceptors: readonly Interceptor[]): Omit<LeanMethod, "input"> {
   const inner = async (req: AnyRequest): Promise<AnyResponse> => {
     const lean = req as LeanRequest;
     // The request as the interceptors left it; its signal is made only if the handler reads it.

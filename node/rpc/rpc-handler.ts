@@ -18,6 +18,7 @@ import {
   type ContextValues,
   type Interceptor,
 } from "@connectrpc/connect";
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import {
   compressionBrotli,
@@ -56,6 +57,8 @@ export interface RpcHandlerOptions {
   readonly onError: (error: unknown, path: string) => void;
   /** Unary calls whose resource another process serves pass through as bytes (lean-calls.ts). */
   readonly forwardOf?: ForwardOf;
+  /** Requests the short way reads as a wire-identical message of the server's own (lean-calls.ts). */
+  readonly wireInputs?: ReadonlyMap<string, DescMessage>;
 }
 
 export interface RpcHandler {
@@ -85,6 +88,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     maxMessageBytes: limits.maxMessageBytes,
     onError,
     forwardOf: options.forwardOf,
+    wireInputs: options.wireInputs,
   });
   options.routes(recordingServices(router, lean.addService));
   const methods = new Map<string, UniversalHandler>();
