@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { createContextValues } from "@connectrpc/connect";
 import { every, type Clock } from "../../core/index.js";
 import { createRpcHandler } from "../../node/rpc/rpc-handler.js";
+import { LOG_WIRE_INPUTS } from "./api/logs-device.js";
 import { httpRoutes, registerApi } from "./api/index.js";
 import { createLoginLimiter } from "./auth/login-limiter.js";
 import { createTokenIssuer } from "./auth/token-issuer.js";
@@ -87,6 +88,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       contextValues: (req) => createContextValues().set(peerAddressKey, req.socket?.remoteAddress ?? ""),
       limits: { maxMessageBytes: MAX_MESSAGE_BYTES, openMethodMaxBytes: OPEN_METHOD_MAX_BYTES },
       openMethods: PUBLIC_METHOD_PATHS,
+      wireInputs: LOG_WIRE_INPUTS,
       onError: (thrown, path) => options.log(`svc-cloud: ${path} failed: ${(thrown as Error)?.stack ?? String(thrown)}`),
     });
     const fallback = createHttpFallback(httpRoutes(), context, options.log);

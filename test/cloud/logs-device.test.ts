@@ -1,12 +1,16 @@
 // Machines send their logs through RobotService.Log with their part key; people read them with
 // GetRobotPartLogs (levels, text, time range, pages, newest first) and follow them with
 // TailRobotPartLogs. The hostile half: no, wrong, revoked or another part's credentials, too many
-// entries, oversize fields, a tail client that goes away.
+// entries, oversize fields, malformed entry bytes, a tail client that goes away.
+import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import { createClient, type Client } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { LogEntrySchema } from "../../proto/gen/common/v1/common_pb.js";
+import { LogBatchSchema } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { openStore } from "../../targets/cloud/storage/open-store.js";
 import { revokeApiKey } from "../../targets/cloud/storage/api-keys.js";
 import { bearer, cloudTransport, signedInClient, signIn } from "../helpers/cloud-client.js";
@@ -110,6 +114,56 @@ describe("Log and GetRobotPartLogs", () => {
 
     const { logs } = await app.getRobotPartLogs({ id: machine.cloud.id, filter: "planted" });
     expect(logs).toEqual([]);
+  });
+});
+
+/** A Log call in binary gRPC-web with entries as raw bytes; answers the call's status and message. */
+async function rawLog(token: string, partId: string, entries: Uint8Array[]): Promise<{ status: number; message: string }> {
+  const message = toBinary(LogBatchSchema, create(LogBatchSchema, { id: partId, logs: entries }));
+  const body = Buffer.concat([Buffer.from([0, message.length >>> 24, (message.length >>> 16) & 255, (message.length >>> 8) & 255, message.length & 255]), message]);
+  const response = await fetch(`${cloud.url}/viam.app.v1.RobotService/Log`, {
+    method: "POST",
+    headers: { "content-type": "application/grpc-web+proto", authorization: `Bearer ${token}` },
+    body,
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const headerStatus = response.headers.get("grpc-status");
+  if (headerStatus !== null) return { status: Number(headerStatus), message: decodeURIComponent(response.headers.get("grpc-message") ?? "") };
+  let at = 0;
+  while (at < bytes.length && (bytes[at]! & 0x80) === 0) at += 5 + bytes.readUInt32BE(at + 1);
+  const trailers = bytes.subarray(at + 5).toString("utf8");
+  return { status: Number(/grpc-status: ?(\d+)/.exec(trailers)?.[1]), message: decodeURIComponent(/grpc-message: ?(.*)/.exec(trailers)?.[1]?.trim() ?? "") };
+}
+
+describe("entries as bytes on the wire", () => {
+  const encoded = (i: number, message = `raw ${i}`) => toBinary(LogEntrySchema, create(LogEntrySchema, { ...entry(i, "info", message) }));
+
+  it("refuses a call with one malformed entry, naming it, and keeps nothing of the call", async () => {
+    const part = cloud.createMachine("raw-bytes");
+    const token = await signIn(cloud.url, part.cloud.api_key.id, part.cloud.api_key.key);
+    const badUtf8 = new Uint8Array([...encoded(3), 0x2a, 0x02, 0xc3, 0x28]);
+    const nestedTooDeep = toBinary(LogEntrySchema, create(LogEntrySchema, { level: "info", fields: [JSON.parse("{\"a\":".repeat(40) + "1" + "}".repeat(40))] }));
+    expect(await rawLog(token, part.cloud.id, [encoded(1), encoded(2), badUtf8])).toEqual({ status: 3, message: "logs[2].message: not valid UTF-8" });
+    expect(await rawLog(token, part.cloud.id, [nestedTooDeep])).toEqual({ status: 3, message: "logs[0].fields: not a well-formed google.protobuf.Struct (nested more than 32 deep)" });
+    expect(await rawLog(token, part.cloud.id, [new Uint8Array([0x0a, 0x09, 0x41])])).toEqual({ status: 3, message: "logs[0]: not a well-formed LogEntry (a field of 9 bytes runs past the message's end)" });
+    const reader = app;
+    expect((await reader.getRobotPartLogs({ id: part.cloud.id })).logs).toEqual([]);
+
+    // A good call after them is kept whole, a newer machine's extra field and all.
+    const withUnknown = new Uint8Array([...encoded(4), 0x48, 0x07]);
+    expect(await rawLog(token, part.cloud.id, [encoded(3), withUnknown])).toEqual({ status: 0, message: "" });
+    expect((await reader.getRobotPartLogs({ id: part.cloud.id })).logs.map((l) => l.message)).toEqual(["raw 4", "raw 3"]);
+  });
+
+  it("stores what comes the general way (Connect's JSON) as the same entries", async () => {
+    const part = cloud.createMachine("json-logger");
+    const token = await signIn(cloud.url, part.cloud.api_key.id, part.cloud.api_key.key);
+    const json = createClient(RobotService, createConnectTransport({ baseUrl: cloud.url, httpVersion: "1.1", interceptors: [bearer(token)] }));
+    await json.log({ id: part.cloud.id, logs: [entry(7, "ERROR", "from json")] });
+    await expect(json.log({ id: part.cloud.id, logs: [entry(8, "shout")] })).rejects.toThrow(/logs\[0\]\.level: "shout" is not a log level/);
+    const { logs } = await app.getRobotPartLogs({ id: part.cloud.id });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ level: "error", message: "from json", host: "robot-1", caller: { File: "manager.go", Line: 7, Defined: true }, fields: [{ resource: "sensor-7" }] });
   });
 });
 

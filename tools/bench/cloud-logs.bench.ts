@@ -3,10 +3,11 @@
 //   RobotService.Log (1,000 entries a call, 4 parts, 8 calls in flight over HTTP/2), with the
 //   query indexes in place, while its retention sweep deletes 500,000 expired entries;
 // - query: one part's newest page of one level (GetRobotPartLogs, 100 entries) over 10 million
-//   rows. The 10-million-row store is built once and kept outside the repository
-//   (~/.cache/svc-bench/cloud-logs-10m, or SVC_BENCH_CACHE), reused by later runs; svc-cloud runs
-//   in this process on it with a clock set to when it was built, so its rows never expire.
-import { create } from "@bufbuild/protobuf";
+//   entries (100 a Log call). The 10-million-entry store is built once and kept outside the
+//   repository (~/.cache/svc-bench/cloud-logs-10m-chunks, or SVC_BENCH_CACHE), reused by later
+//   runs; svc-cloud runs in this process on it with a clock set to when it was built, so its
+//   entries never expire.
+import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import Database from "better-sqlite3";
@@ -15,6 +16,9 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { LogRequestSchema, RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { LogEntrySchema } from "../../proto/gen/common/v1/common_pb.js";
+import { LOG_LEVELS } from "../../targets/cloud/api/logs-entries.js";
+import { encodeChunk, summaryOf } from "../../targets/cloud/storage/log-chunk.js";
 import { initialise } from "../../targets/cloud/commands/init.js";
 import { LOG_RETENTION_MS } from "../../targets/cloud/fleet/log-retention.js";
 import { startCloudServer } from "../../targets/cloud/start-cloud-server.js";
@@ -30,6 +34,7 @@ const INGEST_MS = Number(process.env.BENCH_INGEST_MS ?? 10_000);
 const EXPIRED_ROWS = 500_000;
 const FIXTURE_ROWS = 10_000_000;
 const FIXTURE_PARTS = 10;
+const FIXTURE_PER_CALL = 100;
 
 interface Part {
   id: string;
@@ -52,17 +57,32 @@ async function seed(dataDir: string, parts: number, now: number) {
   }
 }
 
-/** Bulk rows straight into the file (the schema is svc-cloud's own, made by openStore above). */
-function fillLogs(dataDir: string, count: number, row: (i: number) => [string, number, string, string]): void {
+interface FillEntry {
+  part: string;
+  time: number;
+  level: string;
+  message: string;
+}
+
+const LEVELS: readonly string[] = LOG_LEVELS;
+
+/** Entries straight into the file, `perCall` to a chunk as Log calls would store them (the schema is svc-cloud's own, made by openStore above). */
+function fillLogs(dataDir: string, count: number, perCall: number, entry: (i: number) => FillEntry, received: (time: number) => number): void {
   const db = new Database(storeFile(dataDir));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
-  const insert = db.prepare("insert into logs (part_id, time, level, host, logger, message, caller, stack, fields) values (?, ?, ?, 'bench', 'rdk.resource_manager', ?, ?, '', '[]')");
-  const caller = JSON.stringify({ File: "resource_manager.go", Line: 412, Defined: true });
+  const insert = db.prepare("insert into log_chunks (part_id, received, first_time, last_time, levels, entries, body) values (?, ?, ?, ?, ?, ?, ?)");
+  const caller = { File: "resource_manager.go", Line: 412, Defined: true };
   const chunk = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const [part, time, level, message] = row(i);
-      insert.run(part, time, level, message, caller);
+    for (let first = from; first < to; first += perCall) {
+      const made = Array.from({ length: Math.min(perCall, to - first) }, (_, j) => entry(first + j));
+      const entries = made.map((e) => ({
+        time: e.time,
+        level: LEVELS.indexOf(e.level),
+        bytes: toBinary(LogEntrySchema, create(LogEntrySchema, { host: "bench", level: e.level, time: timestampFromMs(e.time), loggerName: "rdk.resource_manager", message: e.message, caller, fields: [] })),
+      }));
+      const s = summaryOf(entries);
+      insert.run(made[0]!.part, received(s.lastTime), s.firstTime, s.lastTime, s.levels, s.entries, encodeChunk(entries));
     }
   });
   for (let from = 0; from < count; from += 100_000) chunk(from, Math.min(count, from + 100_000));
@@ -72,7 +92,7 @@ function fillLogs(dataDir: string, count: number, row: (i: number) => [string, n
 function countExpired(dataDir: string, cutoff: number): number {
   const db = new Database(storeFile(dataDir), { readonly: true });
   try {
-    return (db.prepare("select count(*) as n from logs where time < ?").get(cutoff) as { n: number }).n;
+    return (db.prepare("select coalesce(sum(entries), 0) as n from log_chunks where received < ?").get(cutoff) as { n: number }).n;
   } finally {
     db.close();
   }
@@ -83,7 +103,8 @@ async function ingest(): Promise<void> {
   try {
     const now = Date.now();
     const { init, parts } = await seed(dataDir, 4, now);
-    fillLogs(dataDir, EXPIRED_ROWS, (i) => [parts[i % 4]!.id, now - LOG_RETENTION_MS - DAY + i, "info", `expired entry ${i}`]);
+    const expiredAt = now - LOG_RETENTION_MS - DAY;
+    fillLogs(dataDir, EXPIRED_ROWS, 1000, (i) => ({ part: parts[Math.floor(i / 1000) % 4]!.id, time: expiredAt + i, level: "info", message: `expired entry ${i}` }), (time) => time);
     const cloud = await startCloud({ reuse: { dataDir, init } });
     try {
       const clients = await Promise.all(
@@ -120,7 +141,7 @@ async function ingest(): Promise<void> {
       const seconds = (performance.now() - start) / 1000;
       const deleted = expiredBefore - countExpired(dataDir, now - LOG_RETENTION_MS);
       report("cloud log ingest (Log RPC, 1,000 a call, retention deleting)", entries / seconds, "entries/s", ">= 50000");
-      report("cloud expired entries deleted during the ingest", deleted, "rows");
+      report("cloud expired entries deleted during the ingest", deleted, "entries");
     } finally {
       await cloud.stop();
     }
@@ -138,7 +159,7 @@ interface Fixture {
 
 /** The 10-million-row store, built on first use. */
 async function fixture(): Promise<{ dataDir: string; fixture: Fixture }> {
-  const dataDir = join(process.env.SVC_BENCH_CACHE ?? join(homedir(), ".cache/svc-bench"), "cloud-logs-10m");
+  const dataDir = join(process.env.SVC_BENCH_CACHE ?? join(homedir(), ".cache/svc-bench"), "cloud-logs-10m-chunks");
   const description = join(dataDir, "fixture.json");
   if (existsSync(description)) return { dataDir, fixture: JSON.parse(readFileSync(description, "utf8")) as Fixture };
   rmSync(dataDir, { recursive: true, force: true });
@@ -147,15 +168,22 @@ async function fixture(): Promise<{ dataDir: string; fixture: Fixture }> {
   const now = Date.now();
   const { init, parts } = await seed(dataDir, FIXTURE_PARTS, now);
   const span = LOG_RETENTION_MS - DAY;
-  // Spread over 29 days and ten parts; 3 % errors, 7 % warnings, 20 % debug, the rest info.
-  fillLogs(dataDir, FIXTURE_ROWS, (i) => {
-    const bucket = (i * 7919) % 100;
-    const level = bucket < 3 ? "error" : bucket < 10 ? "warn" : bucket < 30 ? "debug" : "info";
-    return [parts[i % FIXTURE_PARTS]!.id, now - span + Math.floor((i * span) / FIXTURE_ROWS), level, `reading sensor-${i % 1000} took ${i % 97} ms`];
-  });
+  // Spread over 29 days and ten parts, 100 entries a Log call; 3 % errors, 7 % warnings, 20 %
+  // debug, the rest info.
+  fillLogs(
+    dataDir,
+    FIXTURE_ROWS,
+    FIXTURE_PER_CALL,
+    (i) => {
+      const bucket = (i * 7919) % 100;
+      const level = bucket < 3 ? "error" : bucket < 10 ? "warn" : bucket < 30 ? "debug" : "info";
+      return { part: parts[Math.floor(i / FIXTURE_PER_CALL) % FIXTURE_PARTS]!.id, time: now - span + Math.floor((i * span) / FIXTURE_ROWS), level, message: `reading sensor-${i % 1000} took ${i % 97} ms` };
+    },
+    (time) => time,
+  );
   const built: Fixture = { now, partId: parts[0]!.id, key: init.api_key, rows: FIXTURE_ROWS };
   writeFileSync(description, JSON.stringify(built));
-  report("cloud 10M-row log fixture built (once)", (performance.now() - started) / 1000, "s");
+  report("cloud 10M-entry log fixture built (once)", (performance.now() - started) / 1000, "s");
   return { dataDir, fixture: built };
 }
 
@@ -180,8 +208,8 @@ async function query(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     if (got !== 100) throw new Error(`the newest page held ${got} entries, not 100`);
-    report(`cloud newest page of one part's errors over ${(f.rows / 1e6).toFixed(0)}M rows (p50)`, times[25]!, "ms", "< 50");
-    report(`cloud newest page of one part's errors over ${(f.rows / 1e6).toFixed(0)}M rows (slowest of 50)`, times.at(-1)!, "ms", "< 50");
+    report(`cloud newest page of one part's errors over ${(f.rows / 1e6).toFixed(0)}M entries (p50)`, times[25]!, "ms", "< 50");
+    report(`cloud newest page of one part's errors over ${(f.rows / 1e6).toFixed(0)}M entries (slowest of 50)`, times.at(-1)!, "ms", "< 50");
   } finally {
     await server.close();
   }

@@ -12,8 +12,9 @@ import { requirePartRole } from "../auth/access.js";
 import { resolvePrincipal } from "../auth/resolve-principal.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { queryLogs, type LogCursor, type NewLogRow } from "../storage/logs-store.js";
-import { entryOf, ERROR_LEVELS, logLevel, matchesFilter } from "./logs-entries.js";
+import type { ChunkEntry } from "../storage/log-chunk.js";
+import { queryLogs, type LogCursor } from "../storage/logs-store.js";
+import { entryOf, ERROR_LEVEL_INDEXES, levelIndexes, textFilter } from "./logs-entries.js";
 
 /** A page's size when the request names none, and the most it may name. */
 export const DEFAULT_LOG_PAGE = 100;
@@ -29,13 +30,13 @@ export const TAIL_HEARTBEAT_MS = 15_000;
 export const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 
 function cursorText(cursor: LogCursor): string {
-  return `${cursor.time}.${cursor.id}`;
+  return `${cursor.time}.${cursor.chunk}.${cursor.index}`;
 }
 
 function parseCursor(token: string): LogCursor {
-  const match = /^(\d{1,16})\.(\d{1,16})$/.exec(token);
+  const match = /^(\d{1,16})\.(\d{1,16})\.(\d{1,7})$/.exec(token);
   if (match === null) throw new SvcError(Code.InvalidArgument, "page_token: not a token this service gave (use next_page_token of the previous page)");
-  return { time: Number(match[1]), id: Number(match[2]) };
+  return { time: Number(match[1]), chunk: Number(match[2]), index: Number(match[3]) };
 }
 
 function filterText(filter: string | undefined): string | undefined {
@@ -50,11 +51,11 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
       const part = await requirePartRole(db, callerOf(context), request.id, "viewer");
       const limit = request.limit === undefined || request.limit === 0n ? DEFAULT_LOG_PAGE : Number(request.limit);
       if (limit < 1 || limit > MAX_LOG_PAGE) throw new SvcError(Code.InvalidArgument, `limit: 1 to ${MAX_LOG_PAGE} (got ${request.limit})`);
-      const levels = request.levels.length > 0 ? request.levels.map((l, i) => logLevel(l, `levels[${i}]`)) : request.errorsOnly ? ERROR_LEVELS : [];
+      const levels = request.levels.length > 0 ? levelIndexes(request.levels, "levels") : request.errorsOnly ? ERROR_LEVEL_INDEXES : [];
       const rows = await queryLogs(db, {
         partId: part.id,
         levels,
-        filter: filterText(request.filter),
+        matches: textFilter(filterText(request.filter)),
         startMs: request.start === undefined ? undefined : timestampMs(request.start),
         endMs: request.end === undefined ? undefined : timestampMs(request.end),
         before: request.pageToken === undefined || request.pageToken === "" ? undefined : parseCursor(request.pageToken),
@@ -69,19 +70,20 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
     async *tailRobotPartLogs(request, context) {
       const part = await requirePartRole(db, callerOf(context), request.id, "viewer");
       const filter = filterText(request.filter);
-      const wanted = (row: NewLogRow) => (!request.errorsOnly || ERROR_LEVELS.includes(row.level)) && matchesFilter(row, filter);
+      const matches = textFilter(filter);
+      const wanted = (entry: ChunkEntry) => (!request.errorsOnly || ERROR_LEVEL_INDEXES.includes(entry.level)) && (matches === undefined || matches(entry.bytes));
       yield* tail(cloud, { partId: part.id, subject: callerOf(context).subject, wanted }, context);
     },
   };
 }
 
-/** About what an entry holds in memory: its text fields' lengths. */
-function rowBytes(row: NewLogRow): number {
-  return row.message.length + row.stack.length + row.fields.length + (row.caller?.length ?? 0) + row.host.length + row.logger.length;
+/** About what an entry takes in an answer: its encoded bytes. */
+function rowBytes(entry: ChunkEntry): number {
+  return entry.bytes.length;
 }
 
 /** The first rows, at least one, whose bytes stay within `budget`. */
-function withinBytes<T extends NewLogRow>(rows: T[], budget: number): T[] {
+function withinBytes<T extends ChunkEntry>(rows: T[], budget: number): T[] {
   let used = 0;
   for (let i = 0; i < rows.length; i++) {
     used += rowBytes(rows[i]!);
@@ -96,7 +98,7 @@ interface Tailed {
   partId: string;
   /** Who is tailing, looked up again at each heartbeat: a revoked key's tail ends. */
   subject: string;
-  wanted: (row: NewLogRow) => boolean;
+  wanted: (entry: ChunkEntry) => boolean;
 }
 
 /**
@@ -108,7 +110,7 @@ interface Tailed {
  */
 async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContext): AsyncGenerator<TailMessage> {
   const { partId, wanted } = tailed;
-  const queue: { rows: NewLogRow[]; bytes: number }[] = [];
+  const queue: { rows: ChunkEntry[]; bytes: number }[] = [];
   let queued = 0;
   let queuedBytes = 0;
   let overflowed = false;

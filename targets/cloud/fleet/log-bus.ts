@@ -1,9 +1,9 @@
 // Hands each part's new log entries, as they are stored, to whoever tails that part's logs.
-import type { NewLogRow } from "../storage/logs-store.js";
+import type { ChunkEntry } from "../storage/log-chunk.js";
 import { createTopicBus, type TopicBus } from "./topic-bus.js";
 
-export type LogBus = TopicBus<readonly NewLogRow[]>;
+export type LogBus = TopicBus<readonly ChunkEntry[]>;
 
 export function createLogBus(): LogBus {
-  return createTopicBus<readonly NewLogRow[]>();
+  return createTopicBus<readonly ChunkEntry[]>();
 }

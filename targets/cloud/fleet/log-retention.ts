@@ -1,8 +1,10 @@
-// Log entries are kept LOG_RETENTION_MS, then deleted by svc-cloud itself (no API deletes logs).
-// A sweep deletes the oldest expired entries a small batch at a time with a pause between
-// batches (at least nine times as long as the batch took), so a sweep through millions of rows
-// never holds the store, or the thread, long enough to stall the machines sending logs
-// meanwhile. A sweep starts at start-up and every `intervalMs` after.
+// Log entries are kept LOG_RETENTION_MS from when svc-cloud took them in, then deleted by svc-cloud
+// itself (no API deletes logs). Arrival, not the time an entry carries, is what counts: a machine
+// whose clock was never set (1970) or that comes back after a month offline still has its logs
+// kept the full time. A sweep deletes the oldest expired Log calls' entries (chunks) a small batch
+// at a time with a pause between batches (at least nine times as long as the batch took), so a
+// sweep through millions of entries never holds the store, or the thread, long enough to stall the
+// machines sending logs meanwhile. A sweep starts at start-up and every `intervalMs` after.
 import { every, sleep, type Clock } from "../../../core/index.js";
 import type { Kysely } from "kysely";
 import { deleteLogsBefore } from "../storage/logs-store.js";
@@ -16,7 +18,7 @@ export interface LogRetentionOptions {
   clock: Clock;
   log: (line: string) => void;
   maxAgeMs?: number;
-  /** Rows deleted by one statement. */
+  /** Chunks (the entries of one Log call each) deleted by one statement. */
   batch?: number;
   /** The pause between two batches of one sweep. */
   pauseMs?: number;
@@ -31,7 +33,7 @@ export interface LogRetention {
 }
 
 export function startLogRetention(options: LogRetentionOptions): LogRetention {
-  const { db, clock, log, maxAgeMs = LOG_RETENTION_MS, batch = 1000, pauseMs = 10, intervalMs = 60_000 } = options;
+  const { db, clock, log, maxAgeMs = LOG_RETENTION_MS, batch = 20, pauseMs = 10, intervalMs = 60_000 } = options;
   let stopped = false;
   let running: Promise<number> | undefined;
 
@@ -40,8 +42,8 @@ export function startLogRetention(options: LogRetentionOptions): LogRetention {
     while (!stopped) {
       const started = clock.now();
       const deleted = await deleteLogsBefore(db, clock.now() - maxAgeMs, batch);
-      total += deleted;
-      if (deleted < batch) break;
+      total += deleted.entries;
+      if (deleted.chunks < batch) break;
       // The pause grows with what the batch cost, so deleting never takes more than a tenth of
       // the thread that also takes the machines' logs in (still millions of rows an hour).
       await sleep(clock, Math.max(pauseMs, 9 * (clock.now() - started)));

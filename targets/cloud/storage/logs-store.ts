@@ -1,95 +1,145 @@
-// Machines' log entries in the store: appended in batches, read one part at a time newest first
-// (a page at a time, a page token naming where the last page ended), and deleted only by age.
-// Nothing here deletes one part's or one entry's logs: no API may.
-import { CompiledQuery, sql, type Kysely } from "kysely";
-import type { LogsTable, Tables } from "./tables.js";
+// Machines' log entries in the store, one row per Log call (log-chunk.ts): appended as they come,
+// read one part at a time newest first (a page at a time, a cursor naming where the last page
+// ended), and deleted only by age, a whole call's entries at once. Nothing here deletes one part's
+// or one entry's logs: no API may.
+//
+// A page is read by walking the part's chunks newest first (by their newest entry), from the first
+// that can hold an entry older than the page's start, keeping the best `limit` entries that match,
+// and stopping once no chunk left can hold a newer one. Entries are ordered by time, then by the
+// chunk they came in, then by their place in it.
+import { sql, type Kysely } from "kysely";
+import { chunksWithin, eachChunkEntry, encodeChunk, MAX_CHUNK_SPAN_MS, summaryOf, type ChunkEntry } from "./log-chunk.js";
+import { preparedQuery, type Value } from "./prepared-query.js";
+import type { Tables } from "./tables.js";
 
-export type NewLogRow = Omit<LogsTable, "id">;
-
-export interface StoredLog extends NewLogRow {
-  id: number;
+/** An entry read back: where it stands in the order, and its bytes. */
+export interface StoredLog extends ChunkEntry {
+  readonly chunk: number;
+  readonly index: number;
 }
 
-/** Where a page ended: the last entry's time and id (entries are ordered by both, newest first). */
-export interface LogCursor {
-  time: number;
-  id: number;
-}
+/** Where a page ended: its last entry's place in the order. */
+export type LogCursor = Pick<StoredLog, "time" | "chunk" | "index">;
 
 export interface LogQuery {
   partId: string;
-  /** Lower case; every level when empty. */
-  levels: readonly string[];
-  /** Entries whose message contains this, in any case. */
-  filter?: string;
+  /** Levels (indexes into LOG_LEVELS); every level when empty. */
+  levels: readonly number[];
+  /** Whether an entry's bytes pass the query's text filter; every entry passes when absent. */
+  matches?: (entry: Uint8Array) => boolean;
   /** Inclusive bounds, ms. */
   startMs?: number;
   endMs?: number;
-  /** Entries strictly older than this one (the previous page's last). */
+  /** Entries after this one in the order (the previous page's last). */
   before?: LogCursor;
   limit: number;
 }
 
-/** The columns of a new entry, in the order the insert statement binds them. */
-const COLUMNS = ["part_id", "time", "level", "host", "logger", "message", "caller", "stack", "fields"] as const satisfies readonly (keyof NewLogRow)[];
+/** Chunks read from the store at a time while a page is gathered. */
+const CHUNKS_READ = 16;
+const ALL_LEVELS = 0x7fffffff;
+const NEWEST = Number.MAX_SAFE_INTEGER;
 
-/**
- * The insert statement for `count` entries, built by kysely once per count and kept: building a
- * thousand-row insert each call was a fifth of ingest. Only the statement's text is kept; each
- * call binds its own values.
- */
-const insertTexts = new WeakMap<Kysely<Tables>, Map<number, string>>();
-
-function insertText(db: Kysely<Tables>, count: number): string {
-  let byCount = insertTexts.get(db);
-  if (byCount === undefined) insertTexts.set(db, (byCount = new Map()));
-  let text = byCount.get(count);
-  if (text === undefined) {
-    const placeholder = Object.fromEntries(COLUMNS.map((c) => [c, ""])) as unknown as NewLogRow;
-    text = db.insertInto("logs").values(Array.from({ length: count }, () => placeholder)).compile().sql;
-    byCount.set(count, text);
-  }
-  return text;
+/** Stores one Log call's entries: one chunk, or several when their times lie far apart (MAX_CHUNK_SPAN_MS). */
+export async function insertLogChunk(db: Kysely<Tables>, partId: string, received: number, entries: readonly ChunkEntry[]): Promise<void> {
+  const chunks = chunksWithin(entries);
+  const insert = async (into: Kysely<Tables>) => {
+    for (const chunk of chunks) {
+      const s = summaryOf(chunk);
+      await insertChunk.all(into, partId, received, s.firstTime, s.lastTime, s.levels, s.entries, encodeChunk(chunk));
+    }
+  };
+  if (chunks.length <= 1) await insert(db);
+  else await db.transaction().execute(insert);
 }
 
-export async function insertLogs(db: Kysely<Tables>, rows: readonly NewLogRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const parameters: unknown[] = [];
-  for (const row of rows) for (const column of COLUMNS) parameters.push(row[column]);
-  await db.executeQuery(CompiledQuery.raw(insertText(db, rows.length), parameters));
+/** A stand-in for a number or bytes (stand-ins are typed as text). */
+const as = <T>(value: Value) => value as unknown as T;
+
+const insertChunk = preparedQuery((db, part_id, received, first_time, last_time, levels, entries, body) =>
+  db.insertInto("log_chunks").values({
+    part_id,
+    received: as<number>(received),
+    first_time: as<number>(first_time),
+    last_time: as<number>(last_time),
+    levels: as<number>(levels),
+    entries: as<number>(entries),
+    body: as<Uint8Array>(body),
+  }),
+);
+
+// A part's chunks that may hold a match, newest first, after (last_time, id). Every condition is
+// always there (neutral values stand in for a query without it), so the statement is built once.
+const chunksNewestFirst = preparedQuery((db, partId, mask, startMs, upperMs, afterTime, afterId, limit) =>
+  db
+    .selectFrom("log_chunks")
+    .select(["id", "last_time", "body"])
+    .where("part_id", "=", partId)
+    .where(sql<number>`levels & ${mask}`, "<>", 0)
+    .where("last_time", ">=", as<number>(startMs))
+    .where("first_time", "<=", as<number>(upperMs))
+    .where((eb) => eb(eb.refTuple("last_time", "id"), "<", eb.tuple(as<number>(afterTime), as<number>(afterId))))
+    .orderBy("last_time", "desc")
+    .orderBy("id", "desc")
+    .limit(as<number>(limit)),
+);
+
+function newerFirst(a: LogCursor, b: LogCursor): number {
+  return b.time - a.time || b.chunk - a.chunk || b.index - a.index;
 }
 
 /** One page of a part's entries, newest first. */
 export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<StoredLog[]> {
-  let select = db.selectFrom("logs").selectAll().where("part_id", "=", query.partId);
-  if (query.levels.length > 0) select = select.where("level", "in", [...query.levels]);
-  if (query.startMs !== undefined) select = select.where("time", ">=", query.startMs);
-  if (query.endMs !== undefined) select = select.where("time", "<=", query.endMs);
-  if (query.filter !== undefined && query.filter !== "") {
-    const pattern = `%${query.filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where(sql<boolean>`lower(message) like ${pattern} escape '\\'`);
+  const { before, limit, matches } = query;
+  const mask = query.levels.length === 0 ? ALL_LEVELS : query.levels.reduce((m, level) => m | (1 << level), 0);
+  const startMs = query.startMs ?? -NEWEST;
+  const endMs = query.endMs ?? NEWEST;
+  const upperMs = Math.min(endMs, before?.time ?? NEWEST);
+  let found: StoredLog[] = [];
+  // No chunk spans more than MAX_CHUNK_SPAN_MS: one whose newest entry is further past the upper
+  // bound holds nothing for this page, so the walk starts there rather than at the newest.
+  let after = { time: upperMs >= NEWEST - MAX_CHUNK_SPAN_MS ? NEWEST : upperMs + MAX_CHUNK_SPAN_MS + 1, id: NEWEST };
+  for (;;) {
+    const rows = await chunksNewestFirst.all(db, query.partId, mask, startMs, upperMs, after.time, after.id, CHUNKS_READ);
+    for (const row of rows) {
+      const lastTime = Number(row.last_time);
+      // Nothing in this chunk or any after it is newer than the page's oldest entry.
+      if (found.length >= limit && found[limit - 1]!.time > lastTime) return found;
+      const chunk = Number(row.id);
+      const body = row.body;
+      eachChunkEntry(body, (time, level, index, start, end) => {
+        if ((mask & (1 << level)) === 0 || time < startMs || time > endMs) return;
+        const entry = { time, level, chunk, index, bytes: body.subarray(start, end) };
+        if (before !== undefined && newerFirst(before, entry) >= 0) return;
+        if (matches === undefined || matches(entry.bytes)) found.push(entry);
+      });
+      found.sort(newerFirst);
+      if (found.length > limit) found = found.slice(0, limit);
+      after = { time: lastTime, id: chunk };
+    }
+    if (rows.length < CHUNKS_READ) return found;
   }
-  const before = query.before;
-  if (before !== undefined) {
-    select = select.where((eb) => eb.or([eb("time", "<", before.time), eb.and([eb("time", "=", before.time), eb("id", "<", before.id)])]));
-  }
-  const rows = await select.orderBy("time", "desc").orderBy("id", "desc").limit(query.limit).execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), time: Number(r.time) }));
 }
+
+const oldestChunks = preparedQuery((db, cutoffMs, batch) =>
+  db
+    .deleteFrom("log_chunks")
+    .where("id", "in", (eb) => eb.selectFrom("log_chunks").select("id").where("received", "<", as<number>(cutoffMs)).orderBy("received").limit(as<number>(batch)))
+    .returning("entries"),
+);
 
 /**
- * Deletes at most `batch` of the oldest entries made before `cutoffMs`; answers how many went.
- * Small batches keep each statement short, so ingest waits at most one batch for the store.
+ * Deletes at most `batch` of the oldest chunks taken in before `cutoffMs`; answers how many chunks
+ * and entries went. Small batches keep each statement short, so ingest waits at most one batch.
  */
-export async function deleteLogsBefore(db: Kysely<Tables>, cutoffMs: number, batch: number): Promise<number> {
-  const oldest = db.selectFrom("logs").select("id").where("time", "<", cutoffMs).orderBy("time").limit(batch);
-  const result = await db.deleteFrom("logs").where("id", "in", oldest).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function deleteLogsBefore(db: Kysely<Tables>, cutoffMs: number, batch: number): Promise<{ chunks: number; entries: number }> {
+  const gone = await oldestChunks.all(db, cutoffMs, batch);
+  return { chunks: gone.length, entries: gone.reduce((sum, row) => sum + Number(row.entries), 0) };
 }
 
-/** How many entries a part has (for diagnostics and tests). */
+/** How many entries a part has, or all parts (for diagnostics and tests). */
 export async function countLogs(db: Kysely<Tables>, partId?: string): Promise<number> {
-  let select = db.selectFrom("logs").select((eb) => eb.fn.countAll<number>().as("n"));
+  let select = db.selectFrom("log_chunks").select((eb) => eb.fn.sum<number>("entries").as("n"));
   if (partId !== undefined) select = select.where("part_id", "=", partId);
-  return Number((await select.executeTakeFirstOrThrow()).n);
+  return Number((await select.executeTakeFirstOrThrow()).n ?? 0);
 }

@@ -173,22 +173,21 @@ export interface SettingsTable {
   value: string;
 }
 
-export interface LogsTable {
-  /** Assigned by the store; orders entries of the same millisecond. */
+/** One Log call's entries (storage/log-chunk.ts): the unit logs are stored, read and deleted in. */
+export interface LogChunksTable {
+  /** Assigned by the store; later calls have larger ids. */
   id: Generated<number>;
   part_id: string;
-  /** When the machine logged it (ms). */
-  time: number;
-  /** Lower case: "debug", "info", "warn", "error", ... */
-  level: string;
-  host: string;
-  logger: string;
-  message: string;
-  /** JSON object text, or null. */
-  caller: string | null;
-  stack: string;
-  /** JSON array text of objects. */
-  fields: string;
+  /** When svc-cloud took the entries in (ms): they are kept LOG_RETENTION_MS from then. */
+  received: number;
+  /** The oldest and newest entry's time (ms). */
+  first_time: number;
+  last_time: number;
+  /** Bit `1 << level` for each level present (level: an index into LOG_LEVELS). */
+  levels: number;
+  /** How many entries the body holds. */
+  entries: number;
+  body: Uint8Array;
 }
 
 /** One imported artifact of a release: a product's version for one platform. */
@@ -231,7 +230,7 @@ export interface Tables {
   part_files: PartFilesTable;
   fragments: FragmentsTable;
   fragment_revisions: FragmentRevisionsTable;
-  logs: LogsTable;
+  log_chunks: LogChunksTable;
   releases: ReleasesTable;
   release_channels: ReleaseChannelsTable;
 }

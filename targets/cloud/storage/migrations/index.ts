@@ -7,6 +7,7 @@ import * as people from "./0005-people.js";
 import * as logs from "./0003-logs.js";
 import * as device from "./0004-device.js";
 import * as releases from "./0006-releases.js";
+import * as logChunks from "./0007-log-chunks.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003-logs": logs,
   "0004-device": device,
   "0006-releases": releases,
+  "0007-log-chunks": logChunks,
 };

@@ -1,0 +1,87 @@
+// Whether bytes are a well-formed google.protobuf.Struct, checked on the wire without decoding:
+// every field framed and of its type's wire type, every key and string UTF-8, every nested Struct
+// and ListValue within
+// MAX_STRUCT_DEPTH, so that what is kept always decodes later (protobuf-es stops at 100 nested
+// messages; a Struct level is two of them).
+import { expectWireType, isUtf8Span, readSpan, readTag, skipField, WireError, wireReader, WireType, type WireReader } from "./wire-reader.js";
+
+/** How deep Structs and lists may nest inside one another. */
+export const MAX_STRUCT_DEPTH = 32;
+
+/** Throws a WireError saying what is wrong with the Struct in `bytes[start, end)`. */
+export function checkStruct(bytes: Uint8Array, start: number, end: number): void {
+  structAt(wireReader(bytes, start, end), 1);
+}
+
+// Struct { map<string, Value> fields = 1; }, each map entry { string key = 1; Value value = 2; }.
+function structAt(reader: WireReader, depth: number): void {
+  if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
+  while (reader.pos < reader.end) {
+    const { field, wireType } = readTag(reader);
+    if (field !== 1) {
+      skipField(reader, wireType);
+      continue;
+    }
+    expectWireType(field, wireType, WireType.Bytes);
+    const entry = readSpan(reader);
+    const inner = wireReader(reader.bytes, entry.start, entry.end);
+    while (inner.pos < inner.end) {
+      const tag = readTag(inner);
+      if (tag.field === 2) {
+        expectWireType(tag.field, tag.wireType, WireType.Bytes);
+        const value = readSpan(inner);
+        valueAt(wireReader(reader.bytes, value.start, value.end), depth);
+      } else if (tag.field === 1) {
+        expectWireType(tag.field, tag.wireType, WireType.Bytes);
+        utf8At(reader.bytes, readSpan(inner));
+      } else {
+        skipField(inner, tag.wireType);
+      }
+    }
+  }
+}
+
+// Value { oneof kind { NullValue null_value = 1; double number_value = 2; string string_value = 3;
+// bool bool_value = 4; Struct struct_value = 5; ListValue list_value = 6; } }
+const valueWireTypes = [undefined, WireType.Varint, WireType.Fixed64, WireType.Bytes, WireType.Varint, WireType.Bytes, WireType.Bytes];
+
+function valueAt(reader: WireReader, depth: number): void {
+  while (reader.pos < reader.end) {
+    const { field, wireType } = readTag(reader);
+    const wanted = valueWireTypes[field];
+    if (wanted === undefined) {
+      skipField(reader, wireType);
+      continue;
+    }
+    expectWireType(field, wireType, wanted);
+    if (field === 3) {
+      utf8At(reader.bytes, readSpan(reader));
+    } else if (field === 5 || field === 6) {
+      const nested = readSpan(reader);
+      const nestedReader = wireReader(reader.bytes, nested.start, nested.end);
+      if (field === 5) structAt(nestedReader, depth + 1);
+      else listAt(nestedReader, depth + 1);
+    } else {
+      skipField(reader, wireType);
+    }
+  }
+}
+
+function utf8At(bytes: Uint8Array, span: { start: number; end: number }): void {
+  if (!isUtf8Span(bytes, span.start, span.end)) throw new WireError("a string that is not valid UTF-8");
+}
+
+// ListValue { repeated Value values = 1; }
+function listAt(reader: WireReader, depth: number): void {
+  if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
+  while (reader.pos < reader.end) {
+    const { field, wireType } = readTag(reader);
+    if (field !== 1) {
+      skipField(reader, wireType);
+      continue;
+    }
+    expectWireType(field, wireType, WireType.Bytes);
+    const value = readSpan(reader);
+    valueAt(wireReader(reader.bytes, value.start, value.end), depth);
+  }
+}
