@@ -131,6 +131,38 @@ describe("a part's log pages", () => {
   });
 });
 
+describe("a long walk through a part's chunks", () => {
+  it("lets other reads and the event loop (sockets, timers) through while it runs, and stops when its call is aborted", async () => {
+    // 2,000 calls of 50 entries, none of which the filter matches: the page walks them all.
+    const entries = Array.from({ length: 50 }, (_, i) => ({ time: i, level: 1, bytes: bytesOf(`tick ${i}`, i) }));
+    await store.db.transaction().execute(async (tx) => {
+      for (let c = 0; c < 2000; c++) await insertLogChunk(tx, "chatty", 0, entries.map((e) => ({ ...e, time: c * 60_000 + e.time })));
+    });
+    await insertLogChunk(store.db, "quiet", 0, [{ time: 1, level: 1, bytes: bytesOf("hello", 1) }]);
+
+    const finished: string[] = [];
+    const long = queryLogs(store.db, { partId: "chatty", levels: [], matches: textFilter("no such text"), limit: 10 }).then((rows) => {
+      finished.push("long");
+      return rows;
+    });
+    const short = queryLogs(store.db, { partId: "quiet", levels: [], limit: 10 }).then((rows) => {
+      finished.push("short");
+      return rows;
+    });
+    // What the event loop holds (a socket's data, a timer) comes next, not after the walk.
+    const loop = new Promise<void>((resolve) => setImmediate(resolve)).then(() => finished.push("event loop"));
+    expect((await short).map((r) => entryMessage(r.bytes))).toEqual(["hello"]);
+    expect(await long).toEqual([]);
+    await loop;
+    expect(finished).toEqual(["short", "event loop", "long"]);
+
+    const call = new AbortController();
+    const aborted = queryLogs(store.db, { partId: "chatty", levels: [], matches: textFilter("no such text"), limit: 10, signal: call.signal });
+    call.abort(new Error("the client went away"));
+    await expect(aborted).rejects.toThrow("the client went away");
+  });
+});
+
 describe("a store from before chunks", () => {
   it("moves every entry of every part into chunks, field for field, in order", async () => {
     const oldDir = join(dir, "old");

@@ -60,6 +60,7 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
         endMs: request.end === undefined ? undefined : timestampMs(request.end),
         before: request.pageToken === undefined || request.pageToken === "" ? undefined : parseCursor(request.pageToken),
         limit,
+        signal: context.signal,
       });
       const page = withinBytes(rows, MAX_PAGE_BYTES);
       const last = page.at(-1);

@@ -6,7 +6,8 @@
 // A page is read by walking the part's chunks newest first (by their newest entry), from the first
 // that can hold an entry older than the page's start, keeping the best `limit` entries that match,
 // and stopping once no chunk left can hold a newer one. Entries are ordered by time, then by the
-// chunk they came in, then by their place in it.
+// chunk they came in, then by their place in it. A walk yields the thread between reads and ends
+// when its call does.
 import { sql, type Kysely } from "kysely";
 import { chunksWithin, eachChunkEntry, encodeChunk, MAX_CHUNK_SPAN_MS, summaryOf, type ChunkEntry } from "./log-chunk.js";
 import { preparedQuery, type Value } from "./prepared-query.js";
@@ -33,6 +34,8 @@ export interface LogQuery {
   /** Entries after this one in the order (the previous page's last). */
   before?: LogCursor;
   limit: number;
+  /** The call's own: a walk stops when it aborts (the client went, or its deadline passed). */
+  signal?: AbortSignal;
 }
 
 /** Chunks read from the store at a time while a page is gathered. */
@@ -118,6 +121,10 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
       after = { time: lastTime, id: chunk };
     }
     if (rows.length < CHUNKS_READ) return found;
+    // A long walk (a filter few entries match, far back) lets every other call have its turn
+    // between reads, rather than holding the one thread until it ends.
+    query.signal?.throwIfAborted();
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
