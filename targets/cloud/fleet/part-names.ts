@@ -14,8 +14,16 @@ function label(name: string): string {
   return (text === "" ? "part" : text).slice(0, 40);
 }
 
+// svc-cloud has one public address: its domain is worked out once, not at every Config call.
+let lastDomain = { publicUrl: "", domain: "" };
+
+function domainOf(publicUrl: string): string {
+  if (lastDomain.publicUrl !== publicUrl) lastDomain = { publicUrl, domain: new URL(publicUrl).hostname.replace(/^\[|\]$/g, "").replace(/:/g, "-") };
+  return lastDomain.domain;
+}
+
 export function partNames(values: { partName: string; locationName: string; locationId: string; publicUrl: string }): PartNames {
-  const domain = new URL(values.publicUrl).hostname.replace(/^\[|\]$/g, "").replace(/:/g, "-");
+  const domain = domainOf(values.publicUrl);
   const location = `${label(values.locationName)}-${values.locationId.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase()}`;
   const name = `${label(values.partName)}.${location}`;
   return { fqdn: `${name}.${domain}`, local_fqdn: `${name}.local.${domain}` };

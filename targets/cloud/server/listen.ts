@@ -60,13 +60,18 @@ function tlsServer(options: ListenOptions): Server {
   return server as unknown as Server;
 }
 
+/** A target that is a path ("/a/b", not "//host"): every URL parser takes it against a base, so it needs no parse here (every RPC's is one). */
+function isPathOnly(url: string | undefined): boolean {
+  return url !== undefined && url.charCodeAt(0) === 47 && url.charCodeAt(1) !== 47 && url.charCodeAt(1) !== 92;
+}
+
 /**
  * A request target no URL parser takes (`GET http://a:99999/`) is answered 400 here, before any
  * handler parses it: a parser's throw in a request handler would end the process.
  */
 function wellFormed(handler: RequestHandler): RequestHandler {
   return (req, res) => {
-    if (URL.canParse(req.url ?? "/", "http://svc-cloud")) return handler(req, res);
+    if (isPathOnly(req.url) || URL.canParse(req.url ?? "/", "http://svc-cloud")) return handler(req, res);
     const text = JSON.stringify({ error: "the request target is not a URL" });
     (res as ServerResponse).writeHead(400, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
     res.end(text);
