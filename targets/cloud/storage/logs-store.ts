@@ -40,6 +40,8 @@ export interface LogQuery {
 
 /** Chunks read from the store at a time while a page is gathered. */
 const CHUNKS_READ = 16;
+/** Reads of CHUNKS_READ a walk makes before it lets other calls have a turn. */
+const READS_BETWEEN_TURNS = 4;
 const ALL_LEVELS = 0x7fffffff;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
@@ -99,6 +101,7 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
   const endMs = query.endMs ?? NEWEST;
   const upperMs = Math.min(endMs, before?.time ?? NEWEST);
   let found: StoredLog[] = [];
+  let reads = 0;
   // No chunk spans more than MAX_CHUNK_SPAN_MS: one whose newest entry is further past the upper
   // bound holds nothing for this page, so the walk starts there rather than at the newest.
   let after = { time: upperMs >= NEWEST - MAX_CHUNK_SPAN_MS ? NEWEST : upperMs + MAX_CHUNK_SPAN_MS + 1, id: NEWEST };
@@ -122,9 +125,12 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
     }
     if (rows.length < CHUNKS_READ) return found;
     // A long walk (a filter few entries match, far back) lets every other call have its turn
-    // between reads, rather than holding the one thread until it ends.
-    query.signal?.throwIfAborted();
-    await new Promise((resolve) => setImmediate(resolve));
+    // between reads, rather than holding the one thread until it ends; a short one (a newest
+    // page) ends before its first turn comes.
+    if (++reads % READS_BETWEEN_TURNS === 0) {
+      query.signal?.throwIfAborted();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }
 
