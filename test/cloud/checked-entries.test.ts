@@ -3,7 +3,7 @@
 // field. The hostile half: bytes cut short, wrong wire types, groups, Structs nested past the
 // bound, fields over their bounds, and any damage to a good entry, which is either refused or
 // still reads back.
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -32,6 +32,14 @@ describe("a log entry on the wire", () => {
     expect(checkedEntry(encode({ level: "info", message: "no time" }), "logs[0]", NOW).time).toBe(NOW);
   });
 
+  it("reads back a NaN or an infinity in a Struct as zap writes it, so that the entry's JSON form can say it", () => {
+    const bytes = encode({ level: "info", caller: { load: Infinity }, fields: [{ x: NaN, list: [1, -Infinity, { deep: NaN }] }] });
+    const entry = entryOf(checkedEntry(bytes, "logs[0]", NOW));
+    expect(entry.caller).toEqual({ load: "+Inf" });
+    expect(entry.fields).toEqual([{ x: "NaN", list: [1, "-Inf", { deep: "NaN" }] }]);
+    expect(() => toJson(LogEntrySchema, entry)).not.toThrow();
+  });
+
   it("keeps fields it does not know (a newer machine's), and reads back what it knows", () => {
     const known = encode({ level: "info", message: "m" });
     const withUnknown = new Uint8Array([...known, 0x48, 0x05, 0x52, 0x02, 0x68, 0x69]); // field 9 varint, field 10 bytes
@@ -48,6 +56,7 @@ describe("a log entry on the wire", () => {
       [encode({ message: "no level" }), /^logs\[3\]\.level: "" is not a log level/],
       [encode({ level: "info", time: { seconds: -5n, nanos: 0 } }), /^logs\[3\]\.time: out of range/],
       [encode({ level: "info", time: { seconds: 5n, nanos: 1_500_000_000 } }), /^logs\[3\]\.time: out of range/],
+      [encode({ level: "info", time: { seconds: 253_402_300_800n, nanos: 0 } }), /^logs\[3\]\.time: out of range/],
       [new Uint8Array([0x12, 0x04, 0x69, 0x6e, 0x66, 0x6f, 0x1a, 0x02, 0x08, 0xff]), /^logs\[3\]\.time: not a well-formed google\.protobuf\.Timestamp \(cut short inside a varint\)/],
       [new Uint8Array([0x12, 0x04, 0x69, 0x6e, 0x66, 0x6f, 0x32, 0x02, 0x0a, 0x05]), /^logs\[3\]\.caller: not a well-formed google\.protobuf\.Struct/],
       [new Uint8Array([0x12, 0x04, 0x69, 0x6e, 0x66, 0x6f, 0x42, 0x02, 0x08, 0x01]), /^logs\[3\]\.fields: not a well-formed google\.protobuf\.Struct \(field 1 has wire type 0, not 2\)/],
@@ -79,7 +88,7 @@ describe("a log entry on the wire", () => {
 
   it("reads back every entry it keeps, whatever was damaged in it", () => {
     const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: "small" }, fc.string(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), tie("object"), fc.array(tie("value"), { maxLength: 3 })),
+      value: fc.oneof({ depthSize: "small" }, fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie("object"), fc.array(tie("value"), { maxLength: 3 })),
       object: fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 3 }),
     })).value;
     const entry = fc.record({

@@ -9,6 +9,9 @@ import { LOG_FIELD_LIMITS, LOG_LEVELS, logLevelIndex, MAX_LOG_BATCH } from "./lo
 import { checkStruct } from "./struct-wire.js";
 import { atEnd, expectWireType, isUtf8Span, readSpan, readTag, readVarint, skipField, WireError, wireReader, WireType, type WireReader } from "./wire-reader.js";
 
+/** The last instant a google.protobuf.Timestamp may hold (9999-12-31T23:59:59.999Z): past it, an answer's JSON form could not say it. */
+const MAX_TIME_MS = 253_402_300_799_999;
+
 /** Bytes one encoded entry may hold, all its fields together. */
 export const MAX_ENTRY_BYTES = 256 * 1024;
 
@@ -131,6 +134,6 @@ function timestampAt(reader: WireReader, where: string): number {
   }
   // A negative seconds or nanos is a varint near 2^64 here: out of range, as it is for the store.
   const time = Math.round(seconds * 1000 + nanos / 1_000_000);
-  if (nanos > 999_999_999 || !Number.isSafeInteger(time) || time < 0) throw new SvcError(Code.InvalidArgument, `${where}: out of range`);
+  if (nanos > 999_999_999 || !Number.isSafeInteger(time) || time < 0 || time > MAX_TIME_MS) throw new SvcError(Code.InvalidArgument, `${where}: out of range`);
   return time;
 }

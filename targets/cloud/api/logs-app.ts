@@ -15,6 +15,7 @@ import type { CloudContext } from "../server/cloud-context.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { queryLogs, type LogCursor } from "../storage/logs-store.js";
 import { entryOf, ERROR_LEVEL_INDEXES, levelIndexes, textFilter } from "./logs-entries.js";
+import { createTailBacklog } from "./tail-backlog.js";
 
 /** A page's size when the request names none, and the most it may name. */
 export const DEFAULT_LOG_PAGE = 100;
@@ -111,19 +112,13 @@ interface Tailed {
  */
 async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContext): AsyncGenerator<TailMessage> {
   const { partId, wanted } = tailed;
-  const queue: { rows: ChunkEntry[]; bytes: number }[] = [];
-  let queued = 0;
-  let queuedBytes = 0;
+  const backlog = createTailBacklog(MAX_TAIL_BACKLOG, MAX_TAIL_BACKLOG_BYTES);
   let overflowed = false;
   let wake: (() => void) | undefined;
   const unsubscribe = cloud.logs.subscribe(partId, (rows) => {
     const kept = rows.filter(wanted);
     if (kept.length === 0) return;
-    const bytes = kept.reduce((sum, row) => sum + rowBytes(row), 0);
-    queued += kept.length;
-    queuedBytes += bytes;
-    if (queued > MAX_TAIL_BACKLOG || queuedBytes > MAX_TAIL_BACKLOG_BYTES) overflowed = true;
-    else queue.push({ rows: kept, bytes });
+    if (!backlog.offer(kept)) overflowed = true;
     wake?.();
   });
   const onAbort = () => wake?.();
@@ -132,7 +127,7 @@ async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContex
     yield { logs: [] };
     while (!context.signal.aborted) {
       if (overflowed) throw new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries or ${MAX_TAIL_BACKLOG_BYTES} bytes behind; open it again (GetRobotPartLogs reads what was missed)`);
-      const next = queue.shift();
+      const next = backlog.take();
       if (next === undefined) {
         const heard = await new Promise<boolean>((resolve) => {
           const timer = cloud.clock.setTimeout(() => resolve(false), TAIL_HEARTBEAT_MS);
@@ -148,9 +143,7 @@ async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContex
         }
         continue;
       }
-      queued -= next.rows.length;
-      queuedBytes -= next.bytes;
-      yield { logs: next.rows.map(entryOf) };
+      yield { logs: next.map(entryOf) };
     }
   } finally {
     unsubscribe();

@@ -1,6 +1,6 @@
 // Log entries between the wire (viam.common.v1.LogEntry) and the store: the bounds an entry is held
 // to (checked-entries.ts checks them on the way in), its levels, and a stored entry read back.
-import { fromBinary, create } from "@bufbuild/protobuf";
+import { fromBinary, create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, SvcError } from "../../../core/index.js";
 import { LogEntrySchema, type LogEntry } from "../../../proto/gen/common/v1/common_pb.js";
@@ -45,7 +45,22 @@ export function entryOf(stored: ChunkEntry): LogEntry {
   }
   entry.level = LOG_LEVELS[stored.level] ?? "info";
   entry.time = timestampFromMs(stored.time);
+  if (entry.caller !== undefined) speakableNumbers(entry.caller);
+  for (const field of entry.fields) speakableNumbers(field);
   return entry;
+}
+
+/**
+ * A Struct may carry NaN or an infinity (a Go float logged as it was), which its JSON form cannot:
+ * an answer in JSON holding one would fail whole. They are given as zap writes them, "NaN",
+ * "+Inf" and "-Inf", in place.
+ */
+function speakableNumbers(value: JsonObject | JsonValue[]): void {
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, JsonValue>)[key];
+    if (typeof item === "number" && !Number.isFinite(item)) (value as Record<string, JsonValue>)[key] = Number.isNaN(item) ? "NaN" : item > 0 ? "+Inf" : "-Inf";
+    else if (typeof item === "object" && item !== null) speakableNumbers(item);
+  }
 }
 
 const utf8 = new TextDecoder();
