@@ -18,6 +18,7 @@ import { MAX_CHUNK_SPAN_MS } from "../../targets/cloud/storage/log-chunk.js";
 import { countLogs, insertLogChunk, queryLogs, type LogCursor } from "../../targets/cloud/storage/logs-store.js";
 import { migrations } from "../../targets/cloud/storage/migrations/index.js";
 import { openStore, storeFile, type Store } from "../../targets/cloud/storage/open-store.js";
+import { nextTurn } from "../../targets/cloud/server/next-turn.js";
 
 let dir: string;
 let store: Store;
@@ -141,7 +142,7 @@ describe("a long walk through a part's chunks", () => {
     await insertLogChunk(store.db, "quiet", 0, [{ time: 1, level: 1, bytes: bytesOf("hello", 1) }]);
 
     const finished: string[] = [];
-    const long = queryLogs(store.db, { partId: "chatty", levels: [], matches: textFilter("no such text"), limit: 10 }).then((rows) => {
+    const long = queryLogs(store.db, { partId: "chatty", levels: [], matches: textFilter("no such text"), limit: 10, turn: nextTurn }).then((rows) => {
       finished.push("long");
       return rows;
     });

@@ -11,6 +11,7 @@ import type { AppService, TailRobotPartLogsResponseSchema } from "../../../proto
 import { requirePartRole } from "../auth/access.js";
 import { resolvePrincipal } from "../auth/resolve-principal.js";
 import { callerOf } from "../server/caller.js";
+import { nextTurn } from "../server/next-turn.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { queryLogs, type LogCursor } from "../storage/logs-store.js";
@@ -62,6 +63,7 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
         before: request.pageToken === undefined || request.pageToken === "" ? undefined : parseCursor(request.pageToken),
         limit,
         signal: context.signal,
+        turn: nextTurn,
       });
       const page = withinBytes(rows, MAX_PAGE_BYTES);
       const last = page.at(-1);

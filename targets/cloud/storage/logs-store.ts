@@ -36,6 +36,8 @@ export interface LogQuery {
   limit: number;
   /** The call's own: a walk stops when it aborts (the client went, or its deadline passed). */
   signal?: AbortSignal;
+  /** Lets other work run (server/next-turn.ts); a long walk waits for it now and then. */
+  turn?: () => Promise<void>;
 }
 
 /** Chunks read from the store at a time while a page is gathered. */
@@ -129,7 +131,7 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
     // page) ends before its first turn comes.
     if (++reads % READS_BETWEEN_TURNS === 0) {
       query.signal?.throwIfAborted();
-      await new Promise((resolve) => setImmediate(resolve));
+      await query.turn?.();
     }
   }
 }
