@@ -1,14 +1,15 @@
 // Large log entries against svc-cloud in this process. A tail whose reader stops reading: what
 // waits for it is bounded by bytes as well as by entries, so a few large entries cannot pile up
 // without end; the tail is ended, saying so, and everything stays stored. A page of large entries
-// is cut to fit one answer, and its next_page_token leads on.
+// is cut to fit one answer, and its next_page_token leads on; so is a page of entries dense with
+// Struct values, which cost the one thread an object each to read.
 import { connect } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService, TailRobotPartLogsRequestSchema } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
-import { MAX_TAIL_BACKLOG_BYTES } from "../../targets/cloud/api/logs-app.js";
+import { MAX_PAGE_VALUES, MAX_TAIL_BACKLOG_BYTES } from "../../targets/cloud/api/logs-app.js";
 import { createMachine } from "../../targets/cloud/storage/fleet.js";
 import { countLogs } from "../../targets/cloud/storage/logs-store.js";
 import { signedInClient, signIn } from "../helpers/cloud-client.js";
@@ -78,5 +79,26 @@ describe("a page of large entries", () => {
     } while (pageToken !== "");
     expect(pages).toBeGreaterThan(1);
     expect(seen).toEqual(Array.from({ length: 200 }, (_, i) => String(199 - i)));
+  });
+});
+
+describe("a page of entries dense with Struct values", () => {
+  it("holds at most MAX_PAGE_VALUES of them, and next_page_token reads on to the last", async () => {
+    const made = await createMachine(cloud.server.context.store.db, { locationId: cloud.init.location_id, organizationId: cloud.init.organization_id, name: "dense", editedBy: "test", now: cloud.clock.now() });
+    const device = await signedInClient(RobotService, cloud.url, made.partKey);
+    const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+    const dense = (i: number) => ({ ...big(i), message: `${i}`, fields: [{ readings: Array.from({ length: 1000 }, (_, k) => k % 2 === 0) }] });
+    await device.log({ id: made.partId, logs: Array.from({ length: 40 }, (_, i) => dense(i)) });
+    const first = await app.getRobotPartLogs({ id: made.partId, limit: 1000n });
+    expect(first.logs).toHaveLength(Math.floor(MAX_PAGE_VALUES / 1001));
+    expect(first.logs[0]!.fields[0]).toEqual({ readings: Array.from({ length: 1000 }, (_, k) => k % 2 === 0) });
+    const seen = first.logs.map((l) => l.message);
+    let pageToken = first.nextPageToken;
+    while (pageToken !== "") {
+      const page = await app.getRobotPartLogs({ id: made.partId, limit: 1000n, pageToken });
+      seen.push(...page.logs.map((l) => l.message));
+      pageToken = page.nextPageToken;
+    }
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => String(39 - i)));
   });
 });

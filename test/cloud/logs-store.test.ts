@@ -98,13 +98,14 @@ describe("a part's log pages", () => {
     );
   });
 
-  it("stores a call whose entries lie far apart in time as several chunks, each within MAX_CHUNK_SPAN_MS", async () => {
+  it("stores a call whose entries lie far apart in time as few chunks as their times allow, each within MAX_CHUNK_SPAN_MS", async () => {
     const times = [0, MAX_CHUNK_SPAN_MS, MAX_CHUNK_SPAN_MS + 1, 5, 10 * MAX_CHUNK_SPAN_MS, 10 * MAX_CHUNK_SPAN_MS - 3];
     await insertLogChunk(store.db, "spread", 0, times.map((time, i) => ({ time, level: 1, bytes: bytesOf(`s${i}`, time) })));
     const chunks = await store.db.selectFrom("log_chunks").select(["first_time", "last_time", "entries"]).where("part_id", "=", "spread").orderBy("id").execute();
+    // Taken in time order, so entries that interleave make no more chunks than their times need.
     expect(chunks.map((c) => [Number(c.first_time), Number(c.last_time), c.entries])).toEqual([
-      [0, MAX_CHUNK_SPAN_MS, 2],
-      [5, MAX_CHUNK_SPAN_MS + 1, 2],
+      [0, MAX_CHUNK_SPAN_MS, 3],
+      [MAX_CHUNK_SPAN_MS + 1, MAX_CHUNK_SPAN_MS + 1, 1],
       [10 * MAX_CHUNK_SPAN_MS - 3, 10 * MAX_CHUNK_SPAN_MS, 2],
     ]);
     const page = await queryLogs(store.db, { partId: "spread", levels: [], limit: 10 });
@@ -115,6 +116,8 @@ describe("a part's log pages", () => {
     const bytes = toBinary(LogEntrySchema, create(LogEntrySchema, { host: "robot", level: "WARN", loggerName: "rdk", message: "hot", caller: { File: "a.go", Line: 3 }, fields: [{ n: 1 }] }));
     await insertLogChunk(store.db, "as-it-came", 5, [{ time: 1234, level: 2, bytes }]);
     const [row] = await queryLogs(store.db, { partId: "as-it-came", levels: [], limit: 10 });
+    // Its own bytes, not a view keeping its chunk's whole body.
+    expect(row!.bytes.buffer.byteLength).toBe(bytes.length);
     const entry = entryOf(row!);
     expect(entry).toMatchObject({ host: "robot", level: "warn", loggerName: "rdk", message: "hot", caller: { File: "a.go", Line: 3 }, fields: [{ n: 1 }] });
     expect(timestampMs(entry.time!)).toBe(1234);

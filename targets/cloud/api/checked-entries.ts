@@ -6,11 +6,14 @@
 import { Code, SvcError } from "../../../core/index.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { LOG_FIELD_LIMITS, LOG_LEVELS, logLevelIndex, MAX_LOG_BATCH } from "./logs-entries.js";
-import { checkStruct } from "./struct-wire.js";
+import { checkStruct, type ValueBudget } from "./struct-wire.js";
 import { atEnd, expectWireType, isUtf8Span, readSpan, readTag, readVarint, skipField, WireError, wireReader, WireType, type WireReader } from "./wire-reader.js";
 
 /** The last instant a google.protobuf.Timestamp may hold (9999-12-31T23:59:59.999Z): past it, an answer's JSON form could not say it. */
 const MAX_TIME_MS = 253_402_300_799_999;
+
+/** Values (google.protobuf.Value) one entry's caller and fields may hold together: each costs a reader an object or two. */
+export const MAX_ENTRY_VALUES = 1024;
 
 /** Bytes one encoded entry may hold, all its fields together. */
 export const MAX_ENTRY_BYTES = 256 * 1024;
@@ -41,6 +44,7 @@ export function checkedEntry(bytes: Uint8Array, where: string, now: number): Chu
   let level: number | undefined;
   let time = now;
   let fieldsBytes = 0;
+  const values: ValueBudget = { left: MAX_ENTRY_VALUES, of: MAX_ENTRY_VALUES };
   while (!atEnd(reader)) {
     const { field, wireType } = framed(where, () => readTag(reader));
     if (field < 1 || field > 8) {
@@ -54,8 +58,8 @@ export function checkedEntry(bytes: Uint8Array, where: string, now: number): Chu
     if (text !== undefined) utf8Text(bytes, span, bounded(size, LOG_FIELD_LIMITS[text], `${where}.${text}`));
     else if (field === 2) level = levelAt(bytes, span) ?? logLevelIndex(levelText(bytes, span, `${where}.level`), `${where}.level`);
     else if (field === 3) time = timestampAt(wireReader(bytes, span.start, span.end), `${where}.time`);
-    else if (field === 6) structAt(bytes, span, bounded(size, LOG_FIELD_LIMITS.caller, `${where}.caller`));
-    else structAt(bytes, span, bounded((fieldsBytes += size), LOG_FIELD_LIMITS.fields, `${where}.fields`));
+    else if (field === 6) structAt(bytes, span, bounded(size, LOG_FIELD_LIMITS.caller, `${where}.caller`), values);
+    else structAt(bytes, span, bounded((fieldsBytes += size), LOG_FIELD_LIMITS.fields, `${where}.fields`), values);
   }
   if (level === undefined) level = logLevelIndex("", `${where}.level`);
   return { time, level, bytes };
@@ -104,9 +108,9 @@ function bounded(size: number, limit: number, where: string): string {
   return where;
 }
 
-function structAt(bytes: Uint8Array, span: Span, where: string): void {
+function structAt(bytes: Uint8Array, span: Span, where: string, values: ValueBudget): void {
   try {
-    checkStruct(bytes, span.start, span.end);
+    checkStruct(bytes, span.start, span.end, values);
   } catch (thrown) {
     if (thrown instanceof WireError) throw new SvcError(Code.InvalidArgument, `${where}: not a well-formed google.protobuf.Struct (${thrown.message})`);
     throw thrown;
@@ -136,4 +140,20 @@ function timestampAt(reader: WireReader, where: string): number {
   const time = Math.round(seconds * 1000 + nanos / 1_000_000);
   if (nanos > 999_999_999 || !Number.isSafeInteger(time) || time < 0 || time > MAX_TIME_MS) throw new SvcError(Code.InvalidArgument, `${where}: out of range`);
   return time;
+}
+
+/** How many Values an entry's caller and fields hold (an entry already checked), read from its bytes alone. */
+export function entryValues(bytes: Uint8Array): number {
+  const budget: ValueBudget = { left: Number.MAX_SAFE_INTEGER, of: Number.MAX_SAFE_INTEGER };
+  const reader = wireReader(bytes);
+  while (!atEnd(reader)) {
+    const { field, wireType } = readTag(reader);
+    if ((field === 6 || field === 8) && wireType === WireType.Bytes) {
+      const span = readSpan(reader);
+      checkStruct(bytes, span.start, span.end, budget);
+    } else {
+      skipField(reader, wireType);
+    }
+  }
+  return budget.of - budget.left;
 }

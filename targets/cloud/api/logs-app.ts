@@ -8,6 +8,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, SvcError } from "../../../core/index.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AppService, TailRobotPartLogsResponseSchema } from "../../../proto/gen/app/v1/app_pb.js";
+import type { LogEntry } from "../../../proto/gen/common/v1/common_pb.js";
 import { requirePartRole } from "../auth/access.js";
 import { resolvePrincipal } from "../auth/resolve-principal.js";
 import { callerOf } from "../server/caller.js";
@@ -15,6 +16,7 @@ import { nextTurn } from "../server/next-turn.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { queryLogs, type LogCursor } from "../storage/logs-store.js";
+import { entryValues } from "./checked-entries.js";
 import { entryOf, ERROR_LEVEL_INDEXES, levelIndexes, textFilter } from "./logs-entries.js";
 import { createTailBacklog } from "./tail-backlog.js";
 
@@ -30,6 +32,8 @@ const MAX_FILTER = 1024;
 export const TAIL_HEARTBEAT_MS = 15_000;
 /** Bytes of entries one page may hold: a page of the largest entries still fits one answer. */
 export const MAX_PAGE_BYTES = 3 * 1024 * 1024;
+/** Values (in entries' caller and fields) one page may hold; the rest follow by next_page_token. */
+export const MAX_PAGE_VALUES = 16 * 1024;
 
 function cursorText(cursor: LogCursor): string {
   return `${cursor.time}.${cursor.chunk}.${cursor.index}`;
@@ -65,10 +69,10 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
         signal: context.signal,
         turn: nextTurn,
       });
-      const page = withinBytes(rows, MAX_PAGE_BYTES);
+      const page = withinAnswer(rows);
       const last = page.at(-1);
       const more = page.length < rows.length || rows.length === limit;
-      return { logs: page.map(entryOf), nextPageToken: more && last !== undefined ? cursorText(last) : "" };
+      return { logs: await decodedTakingTurns(page), nextPageToken: more && last !== undefined ? cursorText(last) : "" };
     },
 
     async *tailRobotPartLogs(request, context) {
@@ -81,17 +85,31 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
   };
 }
 
-/** About what an entry takes in an answer: its encoded bytes. */
-function rowBytes(entry: ChunkEntry): number {
-  return entry.bytes.length;
+/** Entries decoded between two turns of other calls: an entry may hold up to MAX_ENTRY_VALUES objects to make. */
+const DECODED_BETWEEN_TURNS = 32;
+
+/** The page's entries as the wire has them, other calls taking turns while a large page is decoded. */
+async function decodedTakingTurns(rows: readonly ChunkEntry[]): Promise<LogEntry[]> {
+  const decoded: LogEntry[] = [];
+  for (const row of rows) {
+    decoded.push(entryOf(row));
+    if (decoded.length % DECODED_BETWEEN_TURNS === 0 && decoded.length < rows.length) await nextTurn();
+  }
+  return decoded;
 }
 
-/** The first rows, at least one, whose bytes stay within `budget`. */
-function withinBytes<T extends ChunkEntry>(rows: T[], budget: number): T[] {
-  let used = 0;
+/**
+ * The first rows, at least one, that one answer holds: within MAX_PAGE_BYTES of encoded entries
+ * (decoded and encoded again an entry is no larger, but for its time and level) and MAX_PAGE_VALUES
+ * Values in their Structs (each an object or two to make, and to encode, on the one thread).
+ */
+function withinAnswer<T extends ChunkEntry>(rows: T[]): T[] {
+  let bytes = 0;
+  let values = 0;
   for (let i = 0; i < rows.length; i++) {
-    used += rowBytes(rows[i]!);
-    if (used > budget && i > 0) return rows.slice(0, i);
+    bytes += rows[i]!.bytes.length;
+    values += entryValues(rows[i]!.bytes);
+    if ((bytes > MAX_PAGE_BYTES || values > MAX_PAGE_VALUES) && i > 0) return rows.slice(0, i);
   }
   return rows;
 }
@@ -145,7 +163,12 @@ async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContex
         }
         continue;
       }
-      yield { logs: next.map(entryOf) };
+      // A call's worth of entries may be more than one answer holds: sent as several.
+      for (let rest = next; rest.length > 0; ) {
+        const piece = withinAnswer(rest);
+        rest = rest.slice(piece.length);
+        yield { logs: await decodedTakingTurns(piece) };
+      }
     }
   } finally {
     unsubscribe();

@@ -1,20 +1,28 @@
 // Whether bytes are a well-formed google.protobuf.Struct, checked on the wire without decoding:
-// every field framed and of its type's wire type, every key and string UTF-8, every nested Struct
-// and ListValue within
-// MAX_STRUCT_DEPTH, so that what is kept always decodes later (protobuf-es stops at 100 nested
-// messages; a Struct level is two of them).
+// every field framed and of its type's wire type, every key and string UTF-8, every Value with a
+// kind and every map entry with a value, nested Structs and lists within MAX_STRUCT_DEPTH, and no
+// more Values than the budget allows. What is kept therefore always decodes later (protobuf-es
+// stops at 100 nested messages; a Struct level is two of them), is never larger once decoded and
+// encoded again (an empty Value would come back twice its size as a null), and costs a reader a
+// bounded number of objects.
 import { expectWireType, isUtf8Span, readSpan, readTag, skipField, WireError, wireReader, WireType, type WireReader } from "./wire-reader.js";
 
 /** How deep Structs and lists may nest inside one another. */
 export const MAX_STRUCT_DEPTH = 32;
 
-/** Throws a WireError saying what is wrong with the Struct in `bytes[start, end)`. */
-export function checkStruct(bytes: Uint8Array, start: number, end: number): void {
-  structAt(wireReader(bytes, start, end), 1);
+/** Values counted against a budget shared by the Structs of one entry. */
+export interface ValueBudget {
+  left: number;
+  readonly of: number;
+}
+
+/** Throws a WireError saying what is wrong with the Struct in `bytes[start, end)`; spends `budget` on its Values. */
+export function checkStruct(bytes: Uint8Array, start: number, end: number, budget: ValueBudget): void {
+  structAt(wireReader(bytes, start, end), 1, budget);
 }
 
 // Struct { map<string, Value> fields = 1; }, each map entry { string key = 1; Value value = 2; }.
-function structAt(reader: WireReader, depth: number): void {
+function structAt(reader: WireReader, depth: number, budget: ValueBudget): void {
   if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
   while (reader.pos < reader.end) {
     const { field, wireType } = readTag(reader);
@@ -25,12 +33,14 @@ function structAt(reader: WireReader, depth: number): void {
     expectWireType(field, wireType, WireType.Bytes);
     const entry = readSpan(reader);
     const inner = wireReader(reader.bytes, entry.start, entry.end);
+    let valued = false;
     while (inner.pos < inner.end) {
       const tag = readTag(inner);
       if (tag.field === 2) {
         expectWireType(tag.field, tag.wireType, WireType.Bytes);
         const value = readSpan(inner);
-        valueAt(wireReader(reader.bytes, value.start, value.end), depth);
+        valueAt(wireReader(reader.bytes, value.start, value.end), depth, budget);
+        valued = true;
       } else if (tag.field === 1) {
         expectWireType(tag.field, tag.wireType, WireType.Bytes);
         utf8At(reader.bytes, readSpan(inner));
@@ -38,6 +48,7 @@ function structAt(reader: WireReader, depth: number): void {
         skipField(inner, tag.wireType);
       }
     }
+    if (!valued) throw new WireError("a key without a value");
   }
 }
 
@@ -45,7 +56,9 @@ function structAt(reader: WireReader, depth: number): void {
 // bool bool_value = 4; Struct struct_value = 5; ListValue list_value = 6; } }
 const valueWireTypes = [undefined, WireType.Varint, WireType.Fixed64, WireType.Bytes, WireType.Varint, WireType.Bytes, WireType.Bytes];
 
-function valueAt(reader: WireReader, depth: number): void {
+function valueAt(reader: WireReader, depth: number, budget: ValueBudget): void {
+  if (--budget.left < 0) throw new WireError(`more than ${budget.of} values`);
+  let kind = false;
   while (reader.pos < reader.end) {
     const { field, wireType } = readTag(reader);
     const wanted = valueWireTypes[field];
@@ -54,17 +67,19 @@ function valueAt(reader: WireReader, depth: number): void {
       continue;
     }
     expectWireType(field, wireType, wanted);
+    kind = true;
     if (field === 3) {
       utf8At(reader.bytes, readSpan(reader));
     } else if (field === 5 || field === 6) {
       const nested = readSpan(reader);
       const nestedReader = wireReader(reader.bytes, nested.start, nested.end);
-      if (field === 5) structAt(nestedReader, depth + 1);
-      else listAt(nestedReader, depth + 1);
+      if (field === 5) structAt(nestedReader, depth + 1, budget);
+      else listAt(nestedReader, depth + 1, budget);
     } else {
       skipField(reader, wireType);
     }
   }
+  if (!kind) throw new WireError("a Value with no kind (a null is null_value)");
 }
 
 function utf8At(bytes: Uint8Array, span: { start: number; end: number }): void {
@@ -72,7 +87,7 @@ function utf8At(bytes: Uint8Array, span: { start: number; end: number }): void {
 }
 
 // ListValue { repeated Value values = 1; }
-function listAt(reader: WireReader, depth: number): void {
+function listAt(reader: WireReader, depth: number, budget: ValueBudget): void {
   if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
   while (reader.pos < reader.end) {
     const { field, wireType } = readTag(reader);
@@ -82,6 +97,6 @@ function listAt(reader: WireReader, depth: number): void {
     }
     expectWireType(field, wireType, WireType.Bytes);
     const value = readSpan(reader);
-    valueAt(wireReader(reader.bytes, value.start, value.end), depth);
+    valueAt(wireReader(reader.bytes, value.start, value.end), depth, budget);
   }
 }

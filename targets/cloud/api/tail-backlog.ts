@@ -2,7 +2,7 @@
 // batches in order, bounded in entries and in bytes. An entry's bytes arrive as a view of the whole
 // request they came in; what waits here is copied, so a tail holds its entries' own bytes and never
 // a call's body (one small error entry of a 4 MiB call would otherwise keep all of it alive).
-import type { ChunkEntry } from "../storage/log-chunk.js";
+import { ownBytes, type ChunkEntry } from "../storage/log-chunk.js";
 
 export interface TailBacklog {
   /** Takes a batch (already filtered); false once the bounds are passed: the tail is to end. */
@@ -20,7 +20,7 @@ export function createTailBacklog(maxEntries: number, maxBytes: number): TailBac
     offer(offered) {
       if (overflowed) return false;
       if (offered.length === 0) return true;
-      const owned = offered.map((entry) => ({ ...entry, bytes: entry.bytes.slice() }));
+      const owned = offered.map((entry) => ({ ...entry, bytes: ownBytes(entry.bytes) }));
       const size = owned.reduce((sum, entry) => sum + entry.bytes.length, 0);
       entries += owned.length;
       bytes += size;

@@ -24,6 +24,15 @@ export interface ChunkSummary {
 const FORMAT = 1;
 
 /**
+ * A copy of `bytes` in a buffer of its own. A view (an entry of a request or of a chunk's body)
+ * keeps its whole buffer alive; what is kept for longer than the call is copied. (A Buffer's own
+ * `slice` makes another view, not a copy.)
+ */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
+/**
  * The most time one chunk's entries span (newest minus oldest). A call's entries further apart
  * are stored as several chunks, so a page that starts at a time reads only chunks whose newest
  * entry is at most this much newer than it, however far back it is.

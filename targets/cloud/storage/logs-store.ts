@@ -9,7 +9,7 @@
 // chunk they came in, then by their place in it. A walk yields the thread between reads and ends
 // when its call does.
 import { sql, type Kysely } from "kysely";
-import { chunksWithin, eachChunkEntry, encodeChunk, MAX_CHUNK_SPAN_MS, summaryOf, type ChunkEntry } from "./log-chunk.js";
+import { chunksWithin, eachChunkEntry, encodeChunk, MAX_CHUNK_SPAN_MS, ownBytes, summaryOf, type ChunkEntry } from "./log-chunk.js";
 import { preparedQuery, type Value } from "./prepared-query.js";
 import type { Tables } from "./tables.js";
 
@@ -41,15 +41,19 @@ export interface LogQuery {
 }
 
 /** Chunks read from the store at a time while a page is gathered. */
-const CHUNKS_READ = 16;
-/** Reads of CHUNKS_READ a walk makes before it lets other calls have a turn. */
-const READS_BETWEEN_TURNS = 4;
+const CHUNKS_READ = 8;
+/** Chunks, or bytes of their bodies, a walk goes through before it lets other calls have a turn. */
+const CHUNKS_BETWEEN_TURNS = 64;
+const BYTES_BETWEEN_TURNS = 8 * 1024 * 1024;
 const ALL_LEVELS = 0x7fffffff;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
-/** Stores one Log call's entries: one chunk, or several when their times lie far apart (MAX_CHUNK_SPAN_MS). */
+/** Stores one Log call's entries: one chunk, or several when their times lie more than MAX_CHUNK_SPAN_MS apart. */
 export async function insertLogChunk(db: Kysely<Tables>, partId: string, received: number, entries: readonly ChunkEntry[]): Promise<void> {
-  const chunks = chunksWithin(entries);
+  // In time order (entries of the same time keep theirs), so a call whose entries interleave
+  // times far apart still makes as few chunks as its times allow; the order a page gives is the
+  // same either way.
+  const chunks = chunksWithin([...entries].sort((a, b) => a.time - b.time));
   const insert = async (into: Kysely<Tables>) => {
     for (const chunk of chunks) {
       const s = summaryOf(chunk);
@@ -103,7 +107,9 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
   const endMs = query.endMs ?? NEWEST;
   const upperMs = Math.min(endMs, before?.time ?? NEWEST);
   let found: StoredLog[] = [];
-  let reads = 0;
+  // Since the last turn other calls had.
+  let chunksWalked = 0;
+  let bytesWalked = 0;
   // No chunk spans more than MAX_CHUNK_SPAN_MS: one whose newest entry is further past the upper
   // bound holds nothing for this page, so the walk starts there rather than at the newest.
   let after = { time: upperMs >= NEWEST - MAX_CHUNK_SPAN_MS ? NEWEST : upperMs + MAX_CHUNK_SPAN_MS + 1, id: NEWEST };
@@ -115,24 +121,28 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
       if (found.length >= limit && found[limit - 1]!.time > lastTime) return found;
       const chunk = Number(row.id);
       const body = row.body;
+      chunksWalked += 1;
+      bytesWalked += body.length;
       eachChunkEntry(body, (time, level, index, start, end) => {
         if ((mask & (1 << level)) === 0 || time < startMs || time > endMs) return;
         const entry = { time, level, chunk, index, bytes: body.subarray(start, end) };
         if (before !== undefined && newerFirst(before, entry) >= 0) return;
-        if (matches === undefined || matches(entry.bytes)) found.push(entry);
+        // Copied: a view would keep its chunk's whole body while the walk goes on.
+        if (matches === undefined || matches(entry.bytes)) found.push({ ...entry, bytes: ownBytes(entry.bytes) });
       });
       found.sort(newerFirst);
       if (found.length > limit) found = found.slice(0, limit);
       after = { time: lastTime, id: chunk };
+      // A long walk (a filter few entries match, far back) lets every other call have its turn
+      // now and then, rather than holding the one thread until it ends; a short one (a newest
+      // page) ends before its first turn comes.
+      if (chunksWalked >= CHUNKS_BETWEEN_TURNS || bytesWalked >= BYTES_BETWEEN_TURNS) {
+        chunksWalked = bytesWalked = 0;
+        query.signal?.throwIfAborted();
+        await query.turn?.();
+      }
     }
     if (rows.length < CHUNKS_READ) return found;
-    // A long walk (a filter few entries match, far back) lets every other call have its turn
-    // between reads, rather than holding the one thread until it ends; a short one (a newest
-    // page) ends before its first turn comes.
-    if (++reads % READS_BETWEEN_TURNS === 0) {
-      query.signal?.throwIfAborted();
-      await query.turn?.();
-    }
   }
 }
 
