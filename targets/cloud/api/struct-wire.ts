@@ -23,15 +23,7 @@ export function checkStruct(bytes: Uint8Array, start: number, end: number, budge
 
 // Struct { map<string, Value> fields = 1; }, each map entry { string key = 1; Value value = 2; }.
 function structAt(reader: WireReader, depth: number, budget: ValueBudget): void {
-  if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
-  while (reader.pos < reader.end) {
-    const { field, wireType } = readTag(reader);
-    if (field !== 1) {
-      skipField(reader, wireType);
-      continue;
-    }
-    expectWireType(field, wireType, WireType.Bytes);
-    const entry = readSpan(reader);
+  eachItem(reader, depth, (entry) => {
     const inner = wireReader(reader.bytes, entry.start, entry.end);
     let valued = false;
     while (inner.pos < inner.end) {
@@ -49,6 +41,25 @@ function structAt(reader: WireReader, depth: number, budget: ValueBudget): void 
       }
     }
     if (!valued) throw new WireError("a key without a value");
+  });
+}
+
+// ListValue { repeated Value values = 1; }
+function listAt(reader: WireReader, depth: number, budget: ValueBudget): void {
+  eachItem(reader, depth, (value) => valueAt(wireReader(reader.bytes, value.start, value.end), depth, budget));
+}
+
+// A Struct's entries and a list's values alike: each field 1 of the message, as bytes.
+function eachItem(reader: WireReader, depth: number, visit: (span: { start: number; end: number }) => void): void {
+  if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
+  while (reader.pos < reader.end) {
+    const { field, wireType } = readTag(reader);
+    if (field !== 1) {
+      skipField(reader, wireType);
+      continue;
+    }
+    expectWireType(field, wireType, WireType.Bytes);
+    visit(readSpan(reader));
   }
 }
 
@@ -84,19 +95,4 @@ function valueAt(reader: WireReader, depth: number, budget: ValueBudget): void {
 
 function utf8At(bytes: Uint8Array, span: { start: number; end: number }): void {
   if (!isUtf8Span(bytes, span.start, span.end)) throw new WireError("a string that is not valid UTF-8");
-}
-
-// ListValue { repeated Value values = 1; }
-function listAt(reader: WireReader, depth: number, budget: ValueBudget): void {
-  if (depth > MAX_STRUCT_DEPTH) throw new WireError(`nested more than ${MAX_STRUCT_DEPTH} deep`);
-  while (reader.pos < reader.end) {
-    const { field, wireType } = readTag(reader);
-    if (field !== 1) {
-      skipField(reader, wireType);
-      continue;
-    }
-    expectWireType(field, wireType, WireType.Bytes);
-    const value = readSpan(reader);
-    valueAt(wireReader(reader.bytes, value.start, value.end), depth, budget);
-  }
 }
