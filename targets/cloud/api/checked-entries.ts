@@ -7,7 +7,7 @@ import { Code, SvcError } from "../../../core/index.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { LOG_FIELD_LIMITS, LOG_LEVELS, logLevelIndex, MAX_LOG_BATCH } from "./logs-entries.js";
 import { checkStruct, type ValueBudget } from "./struct-wire.js";
-import { atEnd, expectWireType, isUtf8Span, readSpan, readTag, readVarint, skipField, WireError, wireReader, WireType, type WireReader } from "./wire-reader.js";
+import { atEnd, eachDelimited, expectWireType, isUtf8Span, readSpan, readTag, readVarint, skipField, WireError, wireReader, WireType, type WireReader } from "../storage/wire-reader.js";
 
 /** The last instant a google.protobuf.Timestamp may hold (9999-12-31T23:59:59.999Z): past it, an answer's JSON form could not say it. */
 const MAX_TIME_MS = 253_402_300_799_999;
@@ -46,13 +46,15 @@ export function checkedEntry(bytes: Uint8Array, where: string, now: number): Chu
   let fieldsBytes = 0;
   const values: ValueBudget = { left: MAX_ENTRY_VALUES, of: MAX_ENTRY_VALUES };
   while (!atEnd(reader)) {
-    const { field, wireType } = framed(where, () => readTag(reader));
+    const { field, wireType } = wellFormed(where, "LogEntry", () => readTag(reader));
     if (field < 1 || field > 8) {
-      framed(where, () => skipField(reader, wireType));
+      wellFormed(where, "LogEntry", () => skipField(reader, wireType));
       continue;
     }
-    framed(where, () => expectWireType(field, wireType, WireType.Bytes));
-    const span = framed(where, () => readSpan(reader));
+    const span = wellFormed(where, "LogEntry", () => {
+      expectWireType(field, wireType, WireType.Bytes);
+      return readSpan(reader);
+    });
     const size = span.end - span.start;
     const text = textFields.get(field);
     if (text !== undefined) utf8Text(bytes, span, bounded(size, LOG_FIELD_LIMITS[text], `${where}.${text}`));
@@ -94,11 +96,12 @@ function utf8Text(bytes: Uint8Array, span: Span, where: string): Span {
   return span;
 }
 
-function framed<T>(where: string, read: () => T): T {
+/** What `read` answers; InvalidArgument saying `where` is not a well-formed `what` when the bytes are not. */
+function wellFormed<T>(where: string, what: string, read: () => T): T {
   try {
     return read();
   } catch (thrown) {
-    if (thrown instanceof WireError) throw new SvcError(Code.InvalidArgument, `${where}: not a well-formed LogEntry (${thrown.message})`);
+    if (thrown instanceof WireError) throw new SvcError(Code.InvalidArgument, `${where}: not a well-formed ${what} (${thrown.message})`);
     throw thrown;
   }
 }
@@ -109,19 +112,14 @@ function bounded(size: number, limit: number, where: string): string {
 }
 
 function structAt(bytes: Uint8Array, span: Span, where: string, values: ValueBudget): void {
-  try {
-    checkStruct(bytes, span.start, span.end, values);
-  } catch (thrown) {
-    if (thrown instanceof WireError) throw new SvcError(Code.InvalidArgument, `${where}: not a well-formed google.protobuf.Struct (${thrown.message})`);
-    throw thrown;
-  }
+  wellFormed(where, "google.protobuf.Struct", () => checkStruct(bytes, span.start, span.end, values));
 }
 
 // Timestamp { int64 seconds = 1; int32 nanos = 2; } to ms, as protobuf-es's timestampMs has it.
 function timestampAt(reader: WireReader, where: string): number {
   let seconds = 0;
   let nanos = 0;
-  try {
+  wellFormed(where, "google.protobuf.Timestamp", () => {
     while (!atEnd(reader)) {
       const { field, wireType } = readTag(reader);
       if (field === 1 || field === 2) {
@@ -132,10 +130,7 @@ function timestampAt(reader: WireReader, where: string): number {
         skipField(reader, wireType);
       }
     }
-  } catch (thrown) {
-    if (thrown instanceof WireError) throw new SvcError(Code.InvalidArgument, `${where}: not a well-formed google.protobuf.Timestamp (${thrown.message})`);
-    throw thrown;
-  }
+  });
   // A negative seconds or nanos is a varint near 2^64 here: out of range, as it is for the store.
   const time = Math.round(seconds * 1000 + nanos / 1_000_000);
   if (nanos > 999_999_999 || !Number.isSafeInteger(time) || time < 0 || time > MAX_TIME_MS) throw new SvcError(Code.InvalidArgument, `${where}: out of range`);
@@ -145,15 +140,8 @@ function timestampAt(reader: WireReader, where: string): number {
 /** How many Values an entry's caller and fields hold (an entry already checked), read from its bytes alone. */
 export function entryValues(bytes: Uint8Array): number {
   const budget: ValueBudget = { left: Number.MAX_SAFE_INTEGER, of: Number.MAX_SAFE_INTEGER };
-  const reader = wireReader(bytes);
-  while (!atEnd(reader)) {
-    const { field, wireType } = readTag(reader);
-    if ((field === 6 || field === 8) && wireType === WireType.Bytes) {
-      const span = readSpan(reader);
-      checkStruct(bytes, span.start, span.end, budget);
-    } else {
-      skipField(reader, wireType);
-    }
-  }
+  eachDelimited(bytes, (field, start, end) => {
+    if (field === 6 || field === 8) checkStruct(bytes, start, end, budget);
+  });
   return budget.of - budget.left;
 }

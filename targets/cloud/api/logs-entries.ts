@@ -5,7 +5,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, SvcError } from "../../../core/index.js";
 import { LogEntrySchema, type LogEntry } from "../../../proto/gen/common/v1/common_pb.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
-import { readSpan, readTag, skipField, WireType, wireReader } from "./wire-reader.js";
+import { eachDelimited } from "../storage/wire-reader.js";
 
 /** Entries one Log call may carry. */
 export const MAX_LOG_BATCH = 1000;
@@ -67,17 +67,10 @@ const utf8 = new TextDecoder();
 
 /** An encoded entry's message, read from its bytes alone. */
 export function entryMessage(bytes: Uint8Array): string {
-  const reader = wireReader(bytes);
   let message = "";
-  while (reader.pos < reader.end) {
-    const { field, wireType } = readTag(reader);
-    if (field === 5 && wireType === WireType.Bytes) {
-      const span = readSpan(reader);
-      message = utf8.decode(bytes.subarray(span.start, span.end));
-    } else {
-      skipField(reader, wireType);
-    }
-  }
+  eachDelimited(bytes, (field, start, end) => {
+    if (field === 5) message = utf8.decode(bytes.subarray(start, end));
+  });
   return message;
 }
 

@@ -5,7 +5,7 @@
 // stops at 100 nested messages; a Struct level is two of them), is never larger once decoded and
 // encoded again (an empty Value would come back twice its size as a null), and costs a reader a
 // bounded number of objects.
-import { expectWireType, isUtf8Span, readSpan, readTag, skipField, WireError, wireReader, WireType, type WireReader } from "./wire-reader.js";
+import { expectWireType, isUtf8Span, readSpan, readTag, skipField, WireError, wireReader, WireType, type WireReader } from "../storage/wire-reader.js";
 
 /** How deep Structs and lists may nest inside one another. */
 export const MAX_STRUCT_DEPTH = 32;

@@ -2,6 +2,7 @@
 // byte, then per entry its time (ms, varint), its level (one byte, an index into LOG_LEVELS), its
 // length (varint) and its viam.common.v1.LogEntry bytes as the machine sent them. A query walks
 // times and levels without decoding an entry, and decodes only the entries it answers with.
+import { atEnd, readSpan, readVarint, WireError, wireReader } from "./wire-reader.js";
 
 /** An entry as the store keeps it. `level` indexes LOG_LEVELS (api/logs-entries.ts). */
 export interface ChunkEntry {
@@ -114,26 +115,13 @@ export function summaryOf(entries: readonly ChunkEntry[]): ChunkSummary {
  */
 export function eachChunkEntry(body: Uint8Array, visit: (time: number, level: number, index: number, start: number, end: number) => void): void {
   if (body[0] !== FORMAT) throw new Error(`a log chunk of format ${body[0]} (this svc-cloud reads ${FORMAT})`);
-  let at = 1;
+  const reader = wireReader(body, 1);
   let index = 0;
-  const read = () => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      if (at >= body.length) throw new Error("a log chunk cut short");
-      const byte = body[at++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
-  };
-  while (at < body.length) {
-    const time = read();
-    const level = body[at++]!;
-    const length = read();
-    const start = at;
-    at += length;
-    if (at > body.length) throw new Error("a log chunk cut short");
-    visit(time, level, index++, start, at);
+  while (!atEnd(reader)) {
+    const time = readVarint(reader);
+    if (atEnd(reader)) throw new WireError("a log chunk cut short");
+    const level = body[reader.pos++]!;
+    const { start, end } = readSpan(reader);
+    visit(time, level, index++, start, end);
   }
 }

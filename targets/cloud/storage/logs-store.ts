@@ -118,7 +118,7 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
     for (const row of rows) {
       const lastTime = Number(row.last_time);
       // Nothing in this chunk or any after it is newer than the page's oldest entry.
-      if (found.length >= limit && found[limit - 1]!.time > lastTime) return found;
+      if (found.length >= limit && found[limit - 1]!.time > lastTime) return newestOf(found, limit);
       const chunk = Number(row.id);
       const body = row.body;
       chunksWalked += 1;
@@ -130,8 +130,8 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
         // Copied: a view would keep its chunk's whole body while the walk goes on.
         if (matches === undefined || matches(entry.bytes)) found.push({ ...entry, bytes: ownBytes(entry.bytes) });
       });
-      found.sort(newerFirst);
-      if (found.length > limit) found = found.slice(0, limit);
+      // Kept in order only once there is a page's worth: the check above reads its oldest.
+      if (found.length >= limit) found = newestOf(found, limit);
       after = { time: lastTime, id: chunk };
       // A long walk (a filter few entries match, far back) lets every other call have its turn
       // now and then, rather than holding the one thread until it ends; a short one (a newest
@@ -142,8 +142,13 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
         await query.turn?.();
       }
     }
-    if (rows.length < CHUNKS_READ) return found;
+    if (rows.length < CHUNKS_READ) return newestOf(found, limit);
   }
+}
+
+/** The `limit` newest of `entries`, newest first. */
+function newestOf(entries: StoredLog[], limit: number): StoredLog[] {
+  return entries.sort(newerFirst).slice(0, limit);
 }
 
 const oldestChunks = preparedQuery((db, cutoffMs, batch) =>

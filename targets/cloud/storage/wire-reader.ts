@@ -1,7 +1,8 @@
 // Protobuf's wire format read by hand, for bytes svc-cloud checks and keeps without decoding them
-// into objects (a machine's log entries). A reader covers one message's bytes; every read stays
-// inside them, and anything malformed throws a WireError saying what, which the caller turns into
-// an error saying where.
+// into objects (a machine's log entries, and the store's chunks of them). A reader covers one
+// message's bytes; every read stays inside them, and anything malformed throws a WireError saying
+// what, which the caller turns into an error saying where. (The MCU codec has a reader of its own,
+// which decodes values; this one answers where bytes are, so that nothing is copied or made.)
 
 import { isUtf8 } from "node:buffer";
 
@@ -85,4 +86,18 @@ export function expectWireType(field: number, wireType: number, wanted: number):
 export function isUtf8Span(bytes: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return isUtf8(bytes.subarray(start, end));
   return true;
+}
+
+/** Calls `visit` with each length-delimited field of the message in `bytes`, by number and extent; other fields are passed over. */
+export function eachDelimited(bytes: Uint8Array, visit: (field: number, start: number, end: number) => void): void {
+  const reader = wireReader(bytes);
+  while (reader.pos < reader.end) {
+    const { field, wireType } = readTag(reader);
+    if (wireType !== WireType.Bytes) {
+      skipField(reader, wireType);
+      continue;
+    }
+    const span = readSpan(reader);
+    visit(field, span.start, span.end);
+  }
 }
