@@ -22,9 +22,19 @@ function domainOf(publicUrl: string): string {
   return lastDomain.domain;
 }
 
+// Every Config call names its part; the names of the parts asking lately are kept, a bounded few.
+const known = new Map<string, PartNames>();
+const KNOWN_MAX = 10_000;
+
 export function partNames(values: { partName: string; locationName: string; locationId: string; publicUrl: string }): PartNames {
   const domain = domainOf(values.publicUrl);
+  const key = `${values.partName}\u0000${values.locationName}\u0000${values.locationId}\u0000${domain}`;
+  const kept = known.get(key);
+  if (kept !== undefined) return kept;
   const location = `${label(values.locationName)}-${values.locationId.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase()}`;
   const name = `${label(values.partName)}.${location}`;
-  return { fqdn: `${name}.${domain}`, local_fqdn: `${name}.local.${domain}` };
+  const names = Object.freeze({ fqdn: `${name}.${domain}`, local_fqdn: `${name}.local.${domain}` });
+  if (known.size >= KNOWN_MAX) known.clear();
+  known.set(key, names);
+  return names;
 }

@@ -3,6 +3,7 @@
 // length (varint) and its viam.common.v1.LogEntry bytes as the machine sent them. A query walks
 // times and levels without decoding an entry, and decodes only the entries it answers with.
 import { atEnd, readSpan, readVarint, WireError, wireReader } from "./wire-reader.js";
+import { varintSize, writeVarint } from "./wire-writer.js";
 
 /** An entry as the store keeps it. `level` indexes LOG_LEVELS (api/logs-entries.ts). */
 export interface ChunkEntry {
@@ -61,24 +62,6 @@ export function chunksWithin(entries: readonly ChunkEntry[]): ChunkEntry[][] {
   }
   if (current.length > 0) chunks.push(current);
   return chunks;
-}
-
-function varintSize(value: number): number {
-  let size = 1;
-  while (value >= 128) {
-    value = Math.floor(value / 128);
-    size++;
-  }
-  return size;
-}
-
-function writeVarint(into: Uint8Array, at: number, value: number): number {
-  while (value >= 128) {
-    into[at++] = (value % 128) | 0x80;
-    value = Math.floor(value / 128);
-  }
-  into[at++] = value;
-  return at;
 }
 
 export function encodeChunk(entries: readonly ChunkEntry[]): Uint8Array {
