@@ -37,7 +37,7 @@ async function part(name: string, config: Record<string, unknown>) {
   const made = await createMachine(store.db, { locationId: init.location_id, organizationId: init.organization_id, name, editedBy: "test", now: 3_000 });
   await saveRevision(store.db, { partId: made.partId, config, editedBy: "test", now: 4_000 });
   const served = (await servedPart(store.db, made.partId))!;
-  return { served, of: async (configs = shared) => (await configs.of(store.db, served.part, served.ownConfig, served.revisionTime)).config };
+  return { served, of: async (configs = shared) => (await configs.of(store, served.part, served.ownConfig, served.revisionTime)).config };
 }
 
 let shared = createPartlessConfigs();

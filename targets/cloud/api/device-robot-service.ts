@@ -42,7 +42,7 @@ export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof
       const served = await servedPart(store.db, request.id);
       const part = await admitDevicePart(store.db, principal, request.id, served?.part);
       await accessed(principal, part);
-      const partless = await cloud.partlessConfigs.of(store.db, part, served!.ownConfig, served!.revisionTime);
+      const partless = await cloud.partlessConfigs.of(store, part, served!.ownConfig, served!.revisionTime);
       return configAnswer(partless.config, partless.bytes, partCloudAt(part, served!.location, cloud.publicUrl), String(part.revision));
     },
 

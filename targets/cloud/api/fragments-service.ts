@@ -79,7 +79,7 @@ export function fragmentsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeo
       const principal = callerOf(context);
       const row = await reach(context, request.id, "operator");
       refusePublic(request.visibility, request.public);
-      const { fragment, notices } = await updateFragment(db, {
+      const { fragment, notices, usage } = await updateFragment(db, {
         organizationId: row.organization_id,
         id: row.id,
         name: request.name === "" ? row.name : request.name,
@@ -89,8 +89,8 @@ export function fragmentsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeo
         basedOn: request.lastKnownUpdate === undefined ? undefined : timestampMs(request.lastKnownUpdate),
       });
       for (const notice of notices) cloud.revisions.publish(notice);
-      const usage = (await usageIn(row.organization_id)).get(row.id);
-      return { fragment: fragmentMessage(fragment, await organizationName(row.organization_id), usage) };
+      // Who uses it, as the change found them: every part of the organisation is not read again.
+      return { fragment: fragmentMessage(fragment, await organizationName(row.organization_id), usage.parts === 0 ? undefined : usage) };
     },
 
     async deleteFragment(request, context) {

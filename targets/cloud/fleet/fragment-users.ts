@@ -9,6 +9,7 @@ import { readFragmentIds, type FragmentLookup } from "./merge-fragments.js";
 export interface PartUsing {
   partId: string;
   name: string;
+  machineId: string;
   /** The part's own current config. */
   config: Record<string, unknown>;
 }
@@ -16,7 +17,7 @@ export interface PartUsing {
 export async function partsUsing(db: Kysely<Tables>, organizationId: string, fragmentId: string, lookup: FragmentLookup): Promise<PartUsing[]> {
   const users: PartUsing[] = [];
   for (const part of await currentParts(db, organizationId)) {
-    if ((await reached(listedIn(part.config), lookup)).has(fragmentId)) users.push({ partId: part.id, name: part.name, config: part.config });
+    if ((await reached(listedIn(part.config), lookup)).has(fragmentId)) users.push({ partId: part.id, name: part.name, machineId: part.machineId, config: part.config });
   }
   return users;
 }
@@ -24,6 +25,11 @@ export async function partsUsing(db: Kysely<Tables>, organizationId: string, fra
 export interface FragmentUsage {
   parts: number;
   machines: number;
+}
+
+/** How many parts and machines the users of one fragment are. */
+export function usageOf(users: readonly PartUsing[]): FragmentUsage {
+  return { parts: users.length, machines: new Set(users.map((u) => u.machineId)).size };
 }
 
 /** For each fragment of the organisation some part uses, how many parts and machines use it. */

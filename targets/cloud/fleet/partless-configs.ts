@@ -3,20 +3,22 @@
 // mod or two): each would parse, merge, convert and encode the same thing. Here the result of that
 // work, the RobotConfig without `cloud` and `revision` and its encoding, is kept for each organisation and own config,
 // with the revision of each fragment it merged. It is used again only while every one of those
-// fragments is at that revision, checked against the store on every use, so several svc-cloud
-// processes on one store never serve a stale merge. What went wrong is never kept: a failed merge
+// fragments is at that revision, checked against the store on use, so several svc-cloud
+// processes on one store never serve a stale merge; while no fragment has changed at all since
+// the last check (table-versions.ts), the check is not read again. What went wrong is never kept: a failed merge
 // is tried, and its error said, every time.
 import type { Kysely } from "kysely";
 import { toBinary } from "@bufbuild/protobuf";
 import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
 import { preparedQuery } from "../storage/prepared-query.js";
 import type { PartsTable, Tables } from "../storage/tables.js";
+import type { TableVersions } from "../storage/table-versions.js";
 import { effectiveConfigFrom } from "./effective-config.js";
 import { toPartlessConfig } from "./robot-config.js";
 
 export interface PartlessConfigs {
   /** The part's config as RobotConfig, without `cloud` and `revision`, and its encoding; never change what it answers. */
-  of(db: Kysely<Tables>, part: Pick<PartsTable, "id" | "organization_id" | "revision">, ownConfig: string, time: number): Promise<Partless>;
+  of(store: { db: Kysely<Tables>; versions: TableVersions }, part: Pick<PartsTable, "id" | "organization_id" | "revision">, ownConfig: string, time: number): Promise<Partless>;
 }
 
 export interface Partless {
@@ -29,22 +31,28 @@ interface Kept extends Partless {
   readonly fragments: ReadonlyMap<string, number>;
   /** The characters of the own config and the merged one, what it holds on to. */
   readonly characters: number;
+  /** The fragments table's stamp when the revisions were last found current. */
+  checked: number;
 }
 
 /** How many characters of configs are kept at most (the least recently used goes first). */
 export const PARTLESS_CONFIGS_CHARACTERS = 32 * 1024 * 1024;
 
+const FRAGMENTS = ["fragments"];
 const revisionQuery = preparedQuery((db, id) => db.selectFrom("fragments").select(["organization_id", "revision"]).where("id", "=", id));
 
 export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTERS): PartlessConfigs {
   const entries = new Map<string, Kept>();
   let characters = 0;
 
-  async function unchanged(db: Kysely<Tables>, organizationId: string, entry: Kept): Promise<boolean> {
+  async function unchanged({ db, versions }: Parameters<PartlessConfigs["of"]>[0], organizationId: string, entry: Kept): Promise<boolean> {
+    const stamp = db.isTransaction ? undefined : versions.stamp(FRAGMENTS);
+    if (stamp !== undefined && stamp === entry.checked) return true;
     for (const [id, revision] of entry.fragments) {
       const row = await revisionQuery.first(db, id);
       if (row === undefined || row.organization_id !== organizationId || row.revision !== revision) return false;
     }
+    if (stamp !== undefined) entry.checked = stamp;
     return true;
   }
 
@@ -66,18 +74,20 @@ export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTER
   }
 
   return {
-    async of(db, part, ownConfig, time) {
+    async of(store, part, ownConfig, time) {
+      const { db } = store;
       const key = `${part.organization_id}\u0000${ownConfig}`;
       const entry = entries.get(key);
-      if (entry !== undefined && (await unchanged(db, part.organization_id, entry))) {
+      if (entry !== undefined && (await unchanged(store, part.organization_id, entry))) {
         // Used again: it becomes the most recent.
         keep(key, entry);
         return entry;
       }
+      const checked = db.isTransaction ? NaN : store.versions.stamp(FRAGMENTS);
       const fragments = new Map<string, number>();
       const effective = await effectiveConfigFrom(db, part, ownConfig, time, fragments);
       const config = toPartlessConfig(effective.config).config;
-      const kept = { config, bytes: toBinary(RobotConfigSchema, config), fragments, characters: key.length + JSON.stringify(effective.config).length };
+      const kept = { config, bytes: toBinary(RobotConfigSchema, config), fragments, characters: key.length + JSON.stringify(effective.config).length, checked };
       keep(key, kept);
       return kept;
     },

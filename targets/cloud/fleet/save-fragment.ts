@@ -10,7 +10,7 @@ import { appendRevisions } from "../storage/revisions.js";
 import type { FragmentsTable, Tables } from "../storage/tables.js";
 import { refuseConfigErrors } from "./config-errors.js";
 import { fragmentLookup } from "./fragment-lookup.js";
-import { fragmentsListing, partsUsing } from "./fragment-users.js";
+import { fragmentsListing, partsUsing, usageOf, type FragmentUsage } from "./fragment-users.js";
 import { depthOf, fragmentLabel, mergeFragments, type FragmentLookup, type FragmentSource } from "./merge-fragments.js";
 import type { RevisionNotice } from "./revision-bus.js";
 
@@ -27,6 +27,8 @@ export interface SavedFragment {
   fragment: FragmentsTable;
   /** The new revision of each part using the fragment, to publish. */
   notices: RevisionNotice[];
+  /** The parts and machines using it, as the change found them. */
+  usage: FragmentUsage;
 }
 
 const MAX_NAME = 100;
@@ -65,7 +67,7 @@ export function updateFragment(db: Kysely<Tables>, values: FragmentValues & { ba
     }
     const fragment = await appendFragmentRevision(tx, values);
     const notices: RevisionNotice[] = await appendRevisions(tx, users, values.editedBy, values.now);
-    return { fragment, notices };
+    return { fragment, notices, usage: usageOf(users) };
   });
 }
 

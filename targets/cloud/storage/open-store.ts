@@ -9,10 +9,13 @@ import { Kysely, Migrator, type MigrationProvider, type SqliteDatabase, type Sql
 import { SvcError, Code } from "../../../core/index.js";
 import { ImmediateSqliteDialect } from "./immediate-sqlite-dialect.js";
 import { migrations } from "./migrations/index.js";
+import { createTableVersions, type TableVersions } from "./table-versions.js";
 import type { Tables } from "./tables.js";
 
 export interface Store {
   readonly db: Kysely<Tables>;
+  /** Whether tables may have changed since a read: for reads kept between calls. */
+  readonly versions: TableVersions;
   /** Writes a consistent copy of the whole store to `file` while it is in use. */
   backup(file: string): Promise<void>;
   close(): Promise<void>;
@@ -38,7 +41,9 @@ export async function openStoreFile(file: string): Promise<Store> {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dataVersion = sqlite.prepare("pragma data_version").pluck();
+  const versions = createTableVersions(() => dataVersion.get());
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [versions.plugin] });
   try {
     await migrate(db);
   } catch (thrown) {
@@ -47,6 +52,7 @@ export async function openStoreFile(file: string): Promise<Store> {
   }
   return {
     db,
+    versions,
     backup: async (file) => {
       await sqlite.backup(file);
     },
