@@ -2,7 +2,8 @@
 // in with its own part key, waiting on WatchRevisions as svc-server does. All of them use one
 // fragment; one edit of it (AppService.UpdateFragment) makes a new revision for every part, and
 // each machine fetches and decodes its whole new Config when told. Figures: from the edit's start
-// to each machine holding the new Config (p50, p99, over three edits), svc-cloud's CPU per machine
+// to each machine holding the new Config (p50, p99, over five edits after a first one, which is
+// reported on its own; BENCH_CLOUD_EDITS changes how many), svc-cloud's CPU per machine
 // and resident memory with all of them connected, read from /proc. The machines run in this
 // process, on the other core, with a lean client (grpc-session.ts), and their own CPU is reported
 // beside the server's: a general-purpose client here cost more than the server it measured.
@@ -26,7 +27,7 @@ import { connectGrpcSession } from "./grpc-session.js";
 import { report } from "./report.js";
 
 const MACHINES = Number(process.env.BENCH_CLOUD_MACHINES ?? 1000);
-const EDITS = 3;
+const EDITS = Number(process.env.BENCH_CLOUD_EDITS ?? 5);
 
 const fragmentConfig = (n: number) => ({ components: [{ name: "temp", api: "rdk:component:sensor", model: "fake", attributes: { readings: { celsius: n } } }] });
 
@@ -114,15 +115,14 @@ try {
   report(`cloud resident memory with ${MACHINES} machines connected`, rssMB(cloud.child.pid!), "MB", "< 250 MB");
 
   const app = createClient(AppService, cloudTransport(url, "grpc", [bearer(await signIn(url, init.api_key.id, init.api_key.key))]));
-  const latencies: number[] = [];
-  let editMs = 0;
-  const cpuBefore = cpuMs(cloud.child.pid!);
-  const clientBefore = process.cpuUsage();
-  for (let edit = 1; edit <= EDITS; edit++) {
+  let edits = 0;
+  /** One edit: from its start to each machine holding the new Config (ms), and how long the edit call itself took. */
+  const edit = async () => {
+    const revision = ++edits;
     arrivals.clear();
     const start = performance.now();
-    await app.updateFragment({ id: fragmentId, name: "sensors", config: fragmentConfig(edit) });
-    editMs += performance.now() - start;
+    await app.updateFragment({ id: fragmentId, name: "sensors", config: fragmentConfig(revision) });
+    const callMs = performance.now() - start;
     const deadline = start + 60_000;
     for (;;) {
       const counts = [...arrivals.values()].reduce((n, times) => n + times.length, 0);
@@ -130,8 +130,23 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const times = [...arrivals.values()].flat();
-    if (times.length < MACHINES) throw new Error(`edit ${edit}: only ${times.length} of ${MACHINES} machines fetched the new config within a minute`);
-    latencies.push(...times.map((t) => t - start));
+    if (times.length < MACHINES) throw new Error(`edit ${revision}: only ${times.length} of ${MACHINES} machines fetched the new config within a minute`);
+    return { latencies: times.map((t) => t - start).sort((a, b) => a - b), callMs };
+  };
+
+  // The first edit after a start meets code the JIT has not yet compiled for it, on both sides
+  // (the simulated machines stand in for a thousand devices, each warm on its own): it is
+  // reported on its own, and the figures with the goal are those of a running service.
+  const first = await edit();
+  report(`cloud first edit after a start to ${MACHINES} machines' new Config p99`, percentile(first.latencies, 99), "ms");
+  const latencies: number[] = [];
+  let editMs = 0;
+  const cpuBefore = cpuMs(cloud.child.pid!);
+  const clientBefore = process.cpuUsage();
+  for (let n = 0; n < EDITS; n++) {
+    const done = await edit();
+    latencies.push(...done.latencies);
+    editMs += done.callMs;
   }
   const cpuPerMachine = (cpuMs(cloud.child.pid!) - cpuBefore) / (EDITS * MACHINES);
   const clientCpu = process.cpuUsage(clientBefore);
@@ -139,8 +154,8 @@ try {
   report(`cloud fragment edit saving ${MACHINES} parts' revisions (UpdateFragment)`, editMs / EDITS, "ms");
   report("cloud server CPU per machine told and served its new Config", cpuPerMachine * 1000, "us");
   report("cloud simulated machines' own CPU per machine (the bench's client side)", (clientCpu.user + clientCpu.system) / (EDITS * MACHINES), "us");
-  report(`cloud edit to ${MACHINES} machines' new Config p50`, percentile(latencies, 50), "ms");
-  report(`cloud edit to ${MACHINES} machines' new Config p99`, percentile(latencies, 99), "ms", "p99 < 1000 ms");
+  report(`cloud edit to ${MACHINES} machines' new Config p50, over ${EDITS} edits of a running service`, percentile(latencies, 50), "ms");
+  report(`cloud edit to ${MACHINES} machines' new Config p99, over ${EDITS} edits of a running service`, percentile(latencies, 99), "ms", "p99 < 1000 ms");
 } finally {
   for (const m of machines) m.close();
   await cloud.stop();
