@@ -5,7 +5,7 @@
 // refusal is the same 401, and failures count toward the sign-in limit.
 import { Code, SvcError } from "../../../core/index.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
+import { requestHeader, sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
 import { findApiKey } from "../storage/api-keys.js";
 import { ensureCertificateAuthority } from "../fleet/certificate-authority.js";
 import { keyMatches } from "../storage/secrets.js";
@@ -24,15 +24,10 @@ const caRoute: HttpRoute = {
   },
 };
 
-function header(req: HttpRequest, name: string): string {
-  const value = req.headers[name];
-  return typeof value === "string" ? value : "";
-}
-
 async function credentialsFile(req: HttpRequest, res: HttpResponse, url: URL, cloud: CloudContext): Promise<void> {
   const partId = url.searchParams.get("id") ?? "";
-  const keyId = header(req, "key_id");
-  const key = header(req, "key");
+  const keyId = requestHeader(req, "key_id");
+  const key = requestHeader(req, "key");
   if (partId === "" || keyId === "" || key === "") {
     sendJson(res, 400, { error: "needs ?id=<part id> and the part's key in the key_id and key headers" });
     return;

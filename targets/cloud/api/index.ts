@@ -26,6 +26,7 @@ import { logsAppPart } from "./logs-app.js";
 import { logsDevicePart } from "./logs-device.js";
 import { releasesPart } from "./releases-service.js";
 import { releasesRoute } from "./releases-route.js";
+import { sessionRoutes } from "./session-routes.js";
 import { usersService } from "./users-service.js";
 
 type Part<S extends Parameters<ConnectRouter["service"]>[0]> = Partial<ServiceImpl<S>>;
@@ -55,5 +56,5 @@ export function registerApi(router: ConnectRouter, cloud: CloudContext): void {
 }
 
 export function httpRoutes(): HttpRoute[] {
-  return [...deviceRoutes, releasesRoute];
+  return [...deviceRoutes, releasesRoute, ...sessionRoutes];
 }

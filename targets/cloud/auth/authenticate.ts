@@ -20,6 +20,11 @@ export interface Credentials {
 const refused = () => new SvcError(Code.Unauthenticated, "invalid credentials");
 
 export async function authenticate(store: Store, issuer: TokenIssuer, limiter: LoginLimiter, credentials: Credentials): Promise<string> {
+  return issuer.issue(await signedInSubject(store, limiter, credentials));
+}
+
+/** Who the credentials are, within the sign-in limit; every refusal alike. */
+export async function signedInSubject(store: Store, limiter: LoginLimiter, credentials: Credentials): Promise<string> {
   const { entity, type, payload, peer } = credentials;
   limiter.check(entity, peer);
   const subject = await subjectOf(store, type, entity, payload);
@@ -27,7 +32,7 @@ export async function authenticate(store: Store, issuer: TokenIssuer, limiter: L
     limiter.failed(entity, peer);
     throw refused();
   }
-  return issuer.issue(subject);
+  return subject;
 }
 
 async function subjectOf(store: Store, type: string, entity: string, payload: string): Promise<string | undefined> {

@@ -10,10 +10,16 @@ export type HttpRequest = IncomingMessage | Http2ServerRequest;
 export type HttpResponse = (Omit<ServerResponse, "write"> | Omit<Http2ServerResponse, "write">) & { write(chunk: string | Uint8Array): boolean };
 
 export interface HttpRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** The exact path; one ending in "/" takes every path under it. */
   path: string;
   handle(req: HttpRequest, res: HttpResponse, url: URL, context: CloudContext): Promise<void>;
+}
+
+/** A request header as one string; "" when absent or repeated. */
+export function requestHeader(req: HttpRequest, name: string): string {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : "";
 }
 
 export function sendJson(res: HttpResponse, status: number, body: unknown): void {

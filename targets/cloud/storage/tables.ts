@@ -213,6 +213,16 @@ export interface ReleaseChannelsTable {
   updated_at: number;
 }
 
+export interface WebSessionsTable {
+  /** sha256 of the cookie's token, hex. */
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  last_seen: number;
+  /** The latest it may be used (ms), however recently it was. */
+  expires_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -233,4 +243,5 @@ export interface Tables {
   log_chunks: LogChunksTable;
   releases: ReleasesTable;
   release_channels: ReleaseChannelsTable;
+  web_sessions: WebSessionsTable;
 }

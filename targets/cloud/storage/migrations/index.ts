@@ -8,6 +8,7 @@ import * as logs from "./0003-logs.js";
 import * as device from "./0004-device.js";
 import * as releases from "./0006-releases.js";
 import * as logChunks from "./0007-log-chunks.js";
+import * as webSessions from "./0008-web-sessions.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004-device": device,
   "0006-releases": releases,
   "0007-log-chunks": logChunks,
+  "0008-web-sessions": webSessions,
 };
