@@ -3,11 +3,12 @@
 //   dist/linux/module-sdk.mjs, dist/modules/*.mjs            (the module SDK, example modules)
 //   dist/mcu/svc-mcu.mjs (+ .js for mcconfig)            (the MCU target, neutral and minified)
 //   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
+//   dist/cloud-web/app.js, app.css                        (svc-cloud's web app, for browsers, minified)
 // Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu] [--version X] [--outdir DIR]
 //   --version X   the version svc-server and svc-agent report (default: package.json's)
 //   --outdir DIR  write the Linux bundles to DIR/linux and DIR/modules instead of dist/
 import { build } from "esbuild";
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { neutralBundleOptions } from "./neutral-guard.mjs";
@@ -65,6 +66,27 @@ async function buildLinux() {
     logLevel: quiet ? "error" : "warning",
   });
   for (const name of Object.keys(moduleEntries)) chmodSync(join(modulesDir, `${name}.mjs`), 0o755);
+  await buildCloudWeb(resolve(root, outRoot, "cloud-web"));
+}
+
+// svc-cloud's web app (targets/cloud/web), beside the svc-cloud bundle that serves it: one script
+// and one style sheet, so its pages need nothing from elsewhere.
+async function buildCloudWeb(outdir) {
+  await build({
+    absWorkingDir: root,
+    entryPoints: { app: "targets/cloud/web/main.tsx" },
+    outdir,
+    bundle: true,
+    platform: "browser",
+    target: ["chrome100", "firefox100", "safari15"],
+    format: "esm",
+    minify: true,
+    sourcemap: "linked",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    logLevel: quiet ? "error" : "warning",
+  });
+  copyFileSync(join(root, "targets/cloud/web/app.css"), join(outdir, "app.css"));
 }
 
 async function buildMcu() {
@@ -83,7 +105,7 @@ async function buildMcu() {
 try {
   if (!only || only === "linux") await buildLinux();
   if (!only || only === "mcu") await buildMcu();
-  if (!quiet) console.log("build: dist/linux and dist/mcu written");
+  if (!quiet) console.log("build: dist/linux, dist/cloud-web and dist/mcu written");
 } catch {
   // esbuild has already printed the errors with their locations.
   process.exit(1);

@@ -27,6 +27,7 @@ import { logsDevicePart } from "./logs-device.js";
 import { releasesPart } from "./releases-service.js";
 import { releasesRoute } from "./releases-route.js";
 import { sessionRoutes } from "./session-routes.js";
+import { webAppRoutes } from "./web-app-routes.js";
 import { usersService } from "./users-service.js";
 
 type Part<S extends Parameters<ConnectRouter["service"]>[0]> = Partial<ServiceImpl<S>>;
@@ -56,5 +57,5 @@ export function registerApi(router: ConnectRouter, cloud: CloudContext): void {
 }
 
 export function httpRoutes(): HttpRoute[] {
-  return [...deviceRoutes, releasesRoute, ...sessionRoutes];
+  return [...deviceRoutes, releasesRoute, ...sessionRoutes, ...webAppRoutes()];
 }

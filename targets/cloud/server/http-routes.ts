@@ -11,7 +11,7 @@ export type HttpResponse = (Omit<ServerResponse, "write"> | Omit<Http2ServerResp
 
 export interface HttpRoute {
   method: "GET" | "POST" | "DELETE";
-  /** The exact path; one ending in "/" takes every path under it. */
+  /** The exact path; one ending in "/" (other than "/" itself) takes every path under it. */
   path: string;
   handle(req: HttpRequest, res: HttpResponse, url: URL, context: CloudContext): Promise<void>;
 }
@@ -31,7 +31,7 @@ export function sendJson(res: HttpResponse, status: number, body: unknown): void
 export function createHttpFallback(routes: readonly HttpRoute[], context: CloudContext, log: (line: string) => void) {
   return (req: HttpRequest, res: HttpResponse): void => {
     const url = new URL(req.url ?? "/", "http://svc-cloud");
-    const route = routes.find((r) => (r.path.endsWith("/") ? url.pathname.startsWith(r.path) : r.path === url.pathname) && r.method === req.method);
+    const route = routes.find((r) => (r.path.length > 1 && r.path.endsWith("/") ? url.pathname.startsWith(r.path) : r.path === url.pathname) && r.method === req.method);
     if (route === undefined) {
       sendJson(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
       return;

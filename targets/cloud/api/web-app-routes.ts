@@ -1,0 +1,68 @@
+// svc-cloud's web app (targets/cloud/web, built into dist/cloud-web beside svc-cloud's bundle):
+// `GET /` is its page, `GET /app/app.js` and `/app/app.css` what the page loads; nothing else is
+// served from the folder, so no path reaches another file. The page may run only its own script and
+// style and talk only to svc-cloud (Content-Security-Policy), never inside another site's frame,
+// and sends no Referer. A checkout that was never built answers 503 saying so.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HttpResponse, HttpRoute } from "../server/http-routes.js";
+import { sendJson } from "../server/http-routes.js";
+
+/** Where the built web app is: dist/cloud-web, beside dist/linux/svc-cloud.mjs. */
+export const WEB_APP_DIR = fileURLToPath(new URL("../cloud-web/", import.meta.url));
+
+const SECURITY_HEADERS = {
+  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>svc-cloud</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/app/app.css">
+<script type="module" src="/app/app.js"></script>
+</head>
+<body><div id="app"></div><noscript>svc-cloud's web app needs JavaScript.</noscript></body>
+</html>
+`;
+
+function send(res: HttpResponse, type: string, body: string | Buffer, cache: string): void {
+  (res as { writeHead(status: number, headers: Record<string, string | number>): void }).writeHead(200, {
+    ...SECURITY_HEADERS,
+    "content-type": type,
+    "cache-control": cache,
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function asset(path: string, file: string, type: string, dir: string): HttpRoute {
+  return {
+    method: "GET",
+    path,
+    async handle(_req, res) {
+      let body: Buffer;
+      try {
+        body = await readFile(join(dir, file));
+      } catch {
+        return sendJson(res, 503, { error: `the web app is not built here: npm run build writes it to ${dir}` });
+      }
+      send(res, type, body, "no-cache");
+    },
+  };
+}
+
+export function webAppRoutes(dir = WEB_APP_DIR): HttpRoute[] {
+  return [
+    { method: "GET", path: "/", handle: async (_req, res) => send(res, "text/html; charset=utf-8", PAGE, "no-store") },
+    asset("/app/app.js", "app.js", "text/javascript; charset=utf-8", dir),
+    asset("/app/app.css", "app.css", "text/css; charset=utf-8", dir),
+  ];
+}

@@ -1,0 +1,54 @@
+// How svc-cloud's pages talk to it: the session routes (/app/session) and the API over the Connect
+// protocol's JSON, signed in by the session cookie the browser sends by itself. An error answer
+// becomes an ApiError with the server's own message, shown to the person as it is.
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SignedIn {
+  email: string;
+}
+
+async function answerOf<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  let body: { error?: string; message?: string } = {};
+  try {
+    body = text === "" ? {} : (JSON.parse(text) as typeof body);
+  } catch {
+    body = { error: text };
+  }
+  if (!res.ok) throw new ApiError(res.status, body.message ?? body.error ?? `${res.status} ${res.statusText}`);
+  return body as T;
+}
+
+/** Who is signed in, or undefined. */
+export async function currentSession(): Promise<SignedIn | undefined> {
+  const res = await fetch("/app/session", { credentials: "same-origin" });
+  if (res.status === 401) return undefined;
+  return (await answerOf<{ user: SignedIn }>(res)).user;
+}
+
+export async function signIn(email: string, password: string): Promise<SignedIn> {
+  const res = await fetch("/app/session", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+  return answerOf<SignedIn>(res);
+}
+
+export async function signOut(): Promise<void> {
+  await answerOf(await fetch("/app/session", { method: "DELETE", credentials: "same-origin" }));
+}
+
+/** One unary call of `viam.app.v1.AppService`, in and out as proto3 JSON. */
+export async function appCall<T>(method: string, request: object): Promise<T> {
+  const res = await fetch(`/viam.app.v1.AppService/${method}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", "connect-protocol-version": "1" },
+    body: JSON.stringify(request),
+  });
+  return answerOf<T>(res);
+}

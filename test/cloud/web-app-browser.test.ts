@@ -1,0 +1,90 @@
+// svc-cloud's web app in headless Chromium, as an operator first meets it: the page served at `/`
+// with its own script and style only, the sign-in form (a wrong password answered on the page),
+// the fleet with every machine of the organisation, its location and parts, filtered as one
+// types, and signing out. The real svc-cloud process, its real `machine create`, a real browser.
+// Screenshots of each step are kept in test/artifacts/cloud-web/.
+import { mkdirSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
+
+const ARTIFACTS = "test/artifacts/cloud-web";
+const OWNER = { email: "owner@example.com", password: "correct horse battery" };
+let browser: Browser;
+let cloud: CloudProcess;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  cloud = await startCloud(OWNER);
+  cloud.createMachine("rover");
+  cloud.createMachine("arm-7");
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await cloud?.stop();
+});
+
+function shot(page: Page, name: string): Promise<Buffer> {
+  return page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
+
+describe("the web app", () => {
+  it("signs in, shows the fleet, filters it and signs out", async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+
+    const served = await page.goto(cloud.url);
+    expect(served!.headers()["content-security-policy"]).toContain("script-src 'self'");
+    await page.getByRole("form", { name: "Sign in" }).waitFor();
+
+    await page.getByLabel("Email").fill(OWNER.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("invalid credentials");
+    await shot(page, "1-wrong-password");
+
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const fleet = page.getByRole("region", { name: "Fleet" });
+    await fleet.getByRole("cell", { name: "rover", exact: true }).waitFor();
+    await expect.poll(() => fleet.locator("tbody tr").count()).toBe(2);
+    expect(await fleet.getByRole("cell", { name: "arm-7", exact: true }).count()).toBe(1);
+    expect(await page.locator("header .who").textContent()).toBe(OWNER.email);
+    await shot(page, "2-fleet");
+
+    // The session is the browser's cookie, which no script on the page can read.
+    expect(await page.evaluate("document.cookie")).toBe("");
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === "svc_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+
+    await page.getByLabel("Filter machines").fill("arm");
+    await expect.poll(() => fleet.locator("tbody tr").count()).toBe(1);
+    expect(await fleet.getByRole("cell", { name: "arm-7", exact: true }).count()).toBe(1);
+    await page.getByLabel("Filter machines").fill("no such machine");
+    await fleet.getByText("No machine matches the filter.").waitFor();
+    await shot(page, "3-filtered");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("form", { name: "Sign in" }).waitFor();
+    await page.reload();
+    await page.getByRole("form", { name: "Sign in" }).waitFor();
+    expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
+  });
+
+  it("serves only its own files, with headers that keep other sites out", async () => {
+    for (const path of ["/app/app.js", "/app/app.css"]) {
+      const res = await fetch(`${cloud.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+    const page = await fetch(`${cloud.url}/`);
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    for (const path of ["/app/app.js.map", "/app/../linux/svc-cloud.mjs", "/app/%2e%2e/linux/svc-cloud.mjs", "/index.html"]) {
+      expect((await fetch(`${cloud.url}${path}`)).status).toBe(404);
+    }
+  });
+});
