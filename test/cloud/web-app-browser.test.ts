@@ -6,18 +6,30 @@
 import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { AppService } from "../../proto/gen/app/v1/app_pb.js";
+import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { signedInClient } from "../helpers/cloud-client.js";
+import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
 const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
+let rover: MachineCredentials;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
-  cloud.createMachine("rover");
+  rover = cloud.createMachine("rover");
   cloud.createMachine("arm-7");
+  // The rover's part: a second revision of its config, and a few log lines from the machine.
+  const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+  const sensor = { name: "temp", api: "rdk:component:sensor", model: "fake" };
+  await app.updateRobotPart({ id: rover.cloud.id, name: "", robotConfig: { components: [sensor] } });
+  const device = await signedInClient(RobotService, cloud.url, rover.cloud.api_key);
+  const entry = (level: string, message: string) => ({ host: "rover", level, time: timestampFromMs(Date.now()), loggerName: "rdk", message, caller: {}, stack: "", fields: [] });
+  await device.log({ id: rover.cloud.id, logs: [entry("info", "motor started"), entry("error", "motor stalled"), entry("info", "sensor ready")] });
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
 });
 afterAll(async () => {
@@ -72,6 +84,37 @@ describe("the web app", () => {
     await page.reload();
     await page.getByRole("form", { name: "Sign in" }).waitFor();
     expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
+  });
+
+  it("shows a part's config, history and logs, filters the logs and restores an earlier revision", async () => {
+    const page = await browser.newPage();
+    await page.goto(cloud.url);
+    await page.getByLabel("Email").fill(OWNER.email);
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "rover-main" }).click();
+
+    const config = page.getByRole("region", { name: "Config" });
+    await expect.poll(() => config.locator("pre").textContent()).toContain('"temp"');
+    const history = page.getByRole("region", { name: "History" });
+    await expect.poll(() => history.locator("tbody tr").count()).toBe(2);
+    const logs = page.getByRole("region", { name: "Logs" });
+    await expect.poll(() => logs.locator("tbody tr").count()).toBe(3);
+    expect(await logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready", "motor stalled", "motor started"]);
+    await shot(page, "4-part");
+
+    await page.getByLabel("Level").selectOption("error");
+    await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["motor stalled"]);
+    await page.getByLabel("Level").selectOption("debug");
+    await page.getByLabel("Filter logs").fill("sensor");
+    await page.getByLabel("Filter logs").press("Enter");
+    await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready"]);
+
+    await history.getByRole("button", { name: "Restore 1" }).click();
+    await expect.poll(() => history.locator("tbody tr").count()).toBe(3);
+    await expect.poll(() => config.locator("pre").textContent()).not.toContain('"temp"');
+    expect(await history.locator("tbody tr td:nth-child(3)").first().textContent()).toBe(OWNER.email);
+    await shot(page, "5-restored");
   });
 
   it("serves only its own files, with headers that keep other sites out", async () => {

@@ -42,13 +42,23 @@ export async function signOut(): Promise<void> {
   await answerOf(await fetch("/app/session", { method: "DELETE", credentials: "same-origin" }));
 }
 
-/** One unary call of `viam.app.v1.AppService`, in and out as proto3 JSON. */
-export async function appCall<T>(method: string, request: object): Promise<T> {
-  const res = await fetch(`/viam.app.v1.AppService/${method}`, {
+/** One unary call of `service`, in and out as proto3 JSON. */
+async function unary<T>(service: string, method: string, request: object): Promise<T> {
+  const res = await fetch(`/${service}/${method}`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json", "connect-protocol-version": "1" },
     body: JSON.stringify(request),
   });
   return answerOf<T>(res);
+}
+
+/** A call of Viam's `viam.app.v1.AppService`. */
+export function appCall<T>(method: string, request: object): Promise<T> {
+  return unary<T>("viam.app.v1.AppService", method, request);
+}
+
+/** A call of svc-cloud's own `svc.cloud.v1.CloudService`, where Viam has nothing. */
+export function cloudCall<T>(method: string, request: object): Promise<T> {
+  return unary<T>("svc.cloud.v1.CloudService", method, request);
 }

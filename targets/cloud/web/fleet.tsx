@@ -3,6 +3,7 @@
 // reports; filtered as one types (by any of those names), refreshed every ten seconds.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
+import { Problem } from "./problem.js";
 
 interface Version {
   major?: string;
@@ -85,11 +86,7 @@ export function Fleet() {
   return (
     <section aria-label="Fleet">
       <input type="search" placeholder="Filter machines" aria-label="Filter machines" value={filter} onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)} />
-      {problem && (
-        <p class="problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       {rows === undefined ? (
         <p>Loading…</p>
       ) : (
@@ -112,7 +109,10 @@ export function Fleet() {
                 <td>{row.organization}</td>
                 <td>{row.location}</td>
                 <td>{row.machine}</td>
-                <td>{row.part.partName + (row.part.isMainPart ? " (main)" : "")}</td>
+                <td>
+                  <a href={`#/part/${row.part.partId}`}>{row.part.partName}</a>
+                  {row.part.isMainPart ? " (main)" : ""}
+                </td>
                 <td class={`state ${row.part.onlineState ?? ""}`}>{STATES[row.part.onlineState ?? ""] ?? "unknown"}</td>
                 <td>{row.part.lastOnline ? new Date(row.part.lastOnline).toLocaleString() : "never"}</td>
                 <td>{versionText(row.part.viamServerVersion)}</td>

@@ -2,6 +2,7 @@
 // too many attempts), nothing kept in the page once signed in.
 import { useState } from "preact/hooks";
 import { signIn, type SignedIn } from "./api.js";
+import { Problem } from "./problem.js";
 
 export function SignIn(props: { onSignedIn: (who: SignedIn) => void }) {
   const [problem, setProblem] = useState("");
@@ -33,11 +34,7 @@ export function SignIn(props: { onSignedIn: (who: SignedIn) => void }) {
           Password
           <input name="password" type="password" autocomplete="current-password" required />
         </label>
-        {problem && (
-          <p class="problem" role="alert">
-            {problem}
-          </p>
-        )}
+        <Problem text={problem} />
         <button type="submit" disabled={busy}>
           Sign in
         </button>

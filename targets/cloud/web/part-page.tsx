@@ -1,0 +1,46 @@
+// One part: its config as it is now (the editor comes with the config validator in the browser),
+// its history with restore, and its logs. Reached from the fleet at #/part/<id>.
+import { useEffect, useState } from "preact/hooks";
+import { appCall } from "./api.js";
+import { PartHistory } from "./part-history.js";
+import { PartLogs } from "./part-logs.js";
+import { Problem } from "./problem.js";
+
+interface RobotPart {
+  name: string;
+  robot: string;
+}
+
+export function PartPage(props: { partId: string }) {
+  const [part, setPart] = useState<{ part: RobotPart; configJson: string } | undefined>(undefined);
+  const [problem, setProblem] = useState("");
+  // Moves when a restore made a new revision: config and history are read again.
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    appCall<{ part: RobotPart; configJson: string }>("GetRobotPart", { id: props.partId }).then(
+      (answer) => (setPart(answer), setProblem("")),
+      (thrown: Error) => setProblem(thrown.message),
+    );
+  }, [props.partId, version]);
+
+  return (
+    <article aria-label="Part">
+      <p>
+        <a href="#/">Fleet</a>
+      </p>
+      <Problem text={problem} />
+      {part && (
+        <>
+          <h1>{part.part.name}</h1>
+          <section aria-label="Config">
+            <h2>Config</h2>
+            <pre class="config">{part.configJson}</pre>
+          </section>
+          <PartHistory partId={props.partId} version={version} onRestored={() => setVersion(version + 1)} />
+          <PartLogs partId={props.partId} />
+        </>
+      )}
+    </article>
+  );
+}
