@@ -2,7 +2,8 @@
 // with its own script and style only, the sign-in form (a wrong password answered on the page),
 // the fleet with every machine of the organisation, its location and parts, filtered as one
 // types, and signing out. The real svc-cloud process, its real `machine create`, a real browser.
-// Screenshots of each step are kept in test/artifacts/cloud-web/.
+// Screenshots of each step are kept in test/artifacts/cloud-web/, the fleet and a part's page at
+// a phone's width too.
 import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,9 @@ describe("the web app", () => {
     expect(await fleet.getByRole("cell", { name: "arm-7", exact: true }).count()).toBe(1);
     expect(await page.locator("header .who").textContent()).toBe(OWNER.email);
     await shot(page, "2-fleet");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, "2-fleet-phone");
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // The session is the browser's cookie, which no script on the page can read.
     expect(await page.evaluate("document.cookie")).toBe("");
@@ -109,6 +113,15 @@ describe("the web app", () => {
     await page.getByLabel("Filter logs").fill("sensor");
     await page.getByLabel("Filter logs").press("Enter");
     await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready"]);
+
+    await page.getByRole("button", { name: "Restart" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Restart requested/);
+    const device = await signedInClient(RobotService, cloud.url, rover.cloud.api_key);
+    expect((await device.needsRestart({ id: rover.cloud.id })).mustRestart).toBe(true);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, "4-part-phone");
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     await history.getByRole("button", { name: "Restore 1" }).click();
     await expect.poll(() => history.locator("tbody tr").count()).toBe(3);

@@ -90,37 +90,39 @@ export function Fleet() {
       {rows === undefined ? (
         <p>Loading…</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Organisation</th>
-              <th>Location</th>
-              <th>Machine</th>
-              <th>Part</th>
-              <th>State</th>
-              <th>Last seen</th>
-              <th>svc-server</th>
-              <th>svc-agent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((row) => (
-              <tr key={row.part.partId} data-part={row.part.partId}>
-                <td>{row.organization}</td>
-                <td>{row.location}</td>
-                <td>{row.machine}</td>
-                <td>
-                  <a href={`#/part/${row.part.partId}`}>{row.part.partName}</a>
-                  {row.part.isMainPart ? " (main)" : ""}
-                </td>
-                <td class={`state ${row.part.onlineState ?? ""}`}>{STATES[row.part.onlineState ?? ""] ?? "unknown"}</td>
-                <td>{row.part.lastOnline ? new Date(row.part.lastOnline).toLocaleString() : "never"}</td>
-                <td>{versionText(row.part.viamServerVersion)}</td>
-                <td>{versionText(row.part.viamAgentVersion)}</td>
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th>Organisation</th>
+                <th>Location</th>
+                <th>Machine</th>
+                <th>Part</th>
+                <th>State</th>
+                <th>Last seen</th>
+                <th>svc-server</th>
+                <th>svc-agent</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((row) => (
+                <tr key={row.part.partId} data-part={row.part.partId}>
+                  <td>{row.organization}</td>
+                  <td>{row.location}</td>
+                  <td>{row.machine}</td>
+                  <td>
+                    <a href={`#/part/${row.part.partId}`}>{row.part.partName}</a>
+                    {row.part.isMainPart ? " (main)" : ""}
+                  </td>
+                  <td class={`state ${row.part.onlineState ?? ""}`}>{STATES[row.part.onlineState ?? ""] ?? "unknown"}</td>
+                  <td>{row.part.lastOnline ? new Date(row.part.lastOnline).toLocaleString() : "never"}</td>
+                  <td>{versionText(row.part.viamServerVersion)}</td>
+                  <td>{versionText(row.part.viamAgentVersion)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {rows !== undefined && shown.length === 0 && <p>{rows.length === 0 ? "No machines yet: svc-cloud machine create --name NAME makes one." : "No machine matches the filter."}</p>}
     </section>

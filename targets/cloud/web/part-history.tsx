@@ -33,37 +33,39 @@ export function PartHistory(props: { partId: string; version: number; onRestored
       <h2>History</h2>
       <Problem text={problem} />
       {entries !== undefined && (
-        <table>
-          <thead>
-            <tr>
-              <th>Revision</th>
-              <th>When</th>
-              <th>Who</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry, index) => {
-              const revision = entry.old?.robotConfig?.revision ?? "";
-              return (
-                <tr key={revision} data-revision={revision}>
-                  <td>{revision}</td>
-                  <td>{entry.when ? new Date(entry.when).toLocaleString() : ""}</td>
-                  <td>{entry.editedBy?.value ?? ""}</td>
-                  <td>
-                    {index === 0 ? (
-                      "current"
-                    ) : (
-                      <button type="button" onClick={() => restore(revision)}>
-                        Restore {revision}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th>Revision</th>
+                <th>When</th>
+                <th>Who</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry, index) => {
+                const revision = entry.old?.robotConfig?.revision ?? "";
+                return (
+                  <tr key={revision} data-revision={revision}>
+                    <td>{revision}</td>
+                    <td>{entry.when ? new Date(entry.when).toLocaleString() : ""}</td>
+                    <td>{entry.editedBy?.value ?? ""}</td>
+                    <td>
+                      {index === 0 ? (
+                        "current"
+                      ) : (
+                        <button type="button" onClick={() => restore(revision)}>
+                          Restore {revision}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

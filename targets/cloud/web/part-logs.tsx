@@ -64,18 +64,20 @@ export function PartLogs(props: { partId: string }) {
         </form>
       </div>
       <Problem text={problem} />
-      <table class="logs">
-        <tbody>
-          {entries.map((entry, index) => (
-            <tr key={index} class={`level-${entry.level ?? ""}`}>
-              <td>{entry.time ? new Date(entry.time).toLocaleString() : ""}</td>
-              <td>{entry.level}</td>
-              <td>{entry.loggerName}</td>
-              <td>{entry.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div class="scroll">
+        <table class="logs">
+          <tbody>
+            {entries.map((entry, index) => (
+              <tr key={index} class={`level-${entry.level ?? ""}`}>
+                <td>{entry.time ? new Date(entry.time).toLocaleString() : ""}</td>
+                <td>{entry.level}</td>
+                <td>{entry.loggerName}</td>
+                <td>{entry.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {entries.length === 0 && <p>No logs.</p>}
       {next !== "" && (
         <button type="button" onClick={() => load(next, entries)}>

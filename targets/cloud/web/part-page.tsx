@@ -16,6 +16,13 @@ export function PartPage(props: { partId: string }) {
   const [problem, setProblem] = useState("");
   // Moves when a restore made a new revision: config and history are read again.
   const [version, setVersion] = useState(0);
+  const [restart, setRestart] = useState("");
+
+  const requestRestart = () =>
+    appCall("MarkPartForRestart", { partId: props.partId }).then(
+      () => setRestart("Restart requested: the machine restarts when it next asks (every few seconds)."),
+      (thrown: Error) => setProblem(thrown.message),
+    );
 
   useEffect(() => {
     appCall<{ part: RobotPart; configJson: string }>("GetRobotPart", { id: props.partId }).then(
@@ -33,6 +40,12 @@ export function PartPage(props: { partId: string }) {
       {part && (
         <>
           <h1>{part.part.name}</h1>
+          <p>
+            <button type="button" onClick={requestRestart}>
+              Restart
+            </button>{" "}
+            <span role="status">{restart}</span>
+          </p>
           <section aria-label="Config">
             <h2>Config</h2>
             <pre class="config">{part.configJson}</pre>
