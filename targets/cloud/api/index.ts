@@ -27,6 +27,7 @@ import { logsDevicePart } from "./logs-device.js";
 import { releasesPart } from "./releases-service.js";
 import { releasesRoute } from "./releases-route.js";
 import { sessionRoutes } from "./session-routes.js";
+import { setupRoutes } from "./setup-routes.js";
 import { webAppRoutes } from "./web-app-routes.js";
 import { usersService } from "./users-service.js";
 
@@ -57,5 +58,5 @@ export function registerApi(router: ConnectRouter, cloud: CloudContext): void {
 }
 
 export function httpRoutes(): HttpRoute[] {
-  return [...deviceRoutes, releasesRoute, ...sessionRoutes, ...webAppRoutes()];
+  return [...deviceRoutes, releasesRoute, ...sessionRoutes, ...setupRoutes, ...webAppRoutes()];
 }

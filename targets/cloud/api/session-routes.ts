@@ -14,22 +14,16 @@ import { BodyRefusal, readJsonObject } from "../server/json-body.js";
 import { endWebSession, removeEndedWebSessions, startWebSession, WEB_SESSION_MAX_MS } from "../storage/web-sessions.js";
 
 export const SESSION_PATH = "/app/session";
-const MAX_SIGN_IN_BYTES = 4096;
+const MAX_CREDENTIALS_BYTES = 4096;
 
 const signIn: HttpRoute = {
   method: "POST",
   path: SESSION_PATH,
   async handle(req, res, _url, cloud) {
     if (!fromOwnPage(req)) return sendJson(res, 403, { error: "sign in from svc-cloud's own page (this request's Origin is not this host)" });
-    let body: Record<string, unknown>;
-    try {
-      body = await readJsonObject(req, MAX_SIGN_IN_BYTES);
-    } catch (thrown) {
-      if (thrown instanceof BodyRefusal) return sendJson(res, thrown.status, { error: thrown.message });
-      throw thrown;
-    }
-    const { email, password } = body;
-    if (typeof email !== "string" || typeof password !== "string") return sendJson(res, 400, { error: 'the body is {"email": "...", "password": "..."}' });
+    const credentials = await credentialsBody(req, res);
+    if (credentials === undefined) return;
+    const { email, password } = credentials;
     let subject: string;
     try {
       subject = await signedInSubject(cloud.store, cloud.limiter, { entity: email, type: "password", payload: password, peer: peerOf(req) });
@@ -37,14 +31,17 @@ const signIn: HttpRoute = {
       if (thrown instanceof SvcError) return sendJson(res, thrown.code === Code.ResourceExhausted ? 429 : 401, { error: thrown.message });
       throw thrown;
     }
-    const now = cloud.clock.now();
-    await removeEndedWebSessions(cloud.store.db, now);
-    const userId = subject.slice(subject.indexOf(":") + 1);
-    const token = await startWebSession(cloud.store.db, userId, now);
-    const text = JSON.stringify({ email: email.toLowerCase() });
-    writeWithCookie(res, 200, sessionCookie(token, secureCookie(isEncrypted(req), hostOf(req)), WEB_SESSION_MAX_MS / 1000), text);
+    await answerSignedIn(req, res, cloud, subject.slice(subject.indexOf(":") + 1), email.toLowerCase());
   },
 };
+
+/** Starts a session for the user and answers with its cookie. */
+export async function answerSignedIn(req: HttpRequest, res: HttpResponse, cloud: CloudContext, userId: string, email: string): Promise<void> {
+  const now = cloud.clock.now();
+  await removeEndedWebSessions(cloud.store.db, now);
+  const token = await startWebSession(cloud.store.db, userId, now);
+  writeWithCookie(res, 200, sessionCookie(token, secureCookie(isEncrypted(req), hostOf(req)), WEB_SESSION_MAX_MS / 1000), JSON.stringify({ email }));
+}
 
 const whoAmI: HttpRoute = {
   method: "GET",
@@ -67,6 +64,25 @@ const signOut: HttpRoute = {
   },
 };
 
+/**
+ * The `{"email", "password"}` a sign-in or first run sends (JSON, at most 4 KiB); undefined when it
+ * was refused, the answer saying why already written.
+ */
+export async function credentialsBody(req: HttpRequest, res: HttpResponse): Promise<{ email: string; password: string } | undefined> {
+  let body: Record<string, unknown>;
+  try {
+    body = await readJsonObject(req, MAX_CREDENTIALS_BYTES);
+  } catch (thrown) {
+    if (!(thrown instanceof BodyRefusal)) throw thrown;
+    sendJson(res, thrown.status, { error: thrown.message });
+    return undefined;
+  }
+  const { email, password } = body;
+  if (typeof email === "string" && typeof password === "string") return { email, password };
+  sendJson(res, 400, { error: 'the body is {"email": "...", "password": "..."}' });
+  return undefined;
+}
+
 export const sessionRoutes: readonly HttpRoute[] = [signIn, whoAmI, signOut];
 
 /** The person a request's cookie signs in. A page's own GET carries no Origin, and this one only reads. */
@@ -81,11 +97,11 @@ async function signedIn(req: HttpRequest, cloud: CloudContext) {
   }
 }
 
-function fromOwnPage(req: HttpRequest): boolean {
+export function fromOwnPage(req: HttpRequest): boolean {
   return isSameOrigin(requestHeader(req, "origin"), hostOf(req));
 }
 
-function writeWithCookie(res: HttpResponse, status: number, cookie: string, text: string): void {
+export function writeWithCookie(res: HttpResponse, status: number, cookie: string, text: string): void {
   (res as { writeHead(status: number, headers: Record<string, string | number>): void }).writeHead(status, {
     "content-type": "application/json",
     "cache-control": "no-store",
@@ -95,14 +111,14 @@ function writeWithCookie(res: HttpResponse, status: number, cookie: string, text
   res.end(text);
 }
 
-function hostOf(req: HttpRequest): string {
+export function hostOf(req: HttpRequest): string {
   return requestHeader(req, ":authority") || requestHeader(req, "host");
 }
 
-function isEncrypted(req: HttpRequest): boolean {
+export function isEncrypted(req: HttpRequest): boolean {
   return (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
 }
 
-function peerOf(req: HttpRequest): string {
+export function peerOf(req: HttpRequest): string {
   return req.socket?.remoteAddress ?? "";
 }

@@ -38,6 +38,17 @@ export async function signIn(email: string, password: string): Promise<SignedIn>
   return answerOf<SignedIn>(res);
 }
 
+/** Whether svc-cloud has nobody yet and this browser may make its first owner (it runs on this computer). */
+export async function setupNeeded(): Promise<boolean> {
+  return (await answerOf<{ needed: boolean }>(await fetch("/app/setup", { credentials: "same-origin" }))).needed;
+}
+
+/** Makes the first owner and signs them in. */
+export async function setUp(email: string, password: string): Promise<SignedIn> {
+  const res = await fetch("/app/setup", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+  return answerOf<SignedIn>(res);
+}
+
 export async function signOut(): Promise<void> {
   await answerOf(await fetch("/app/session", { method: "DELETE", credentials: "same-origin" }));
 }

@@ -2,7 +2,7 @@
 // (#/part/<id>). The session lives in an HttpOnly cookie, so the page itself holds no credential.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { currentSession, signOut, type SignedIn } from "./api.js";
+import { currentSession, setupNeeded, signOut, type SignedIn } from "./api.js";
 import { Fleet } from "./fleet.js";
 import { PartPage } from "./part-page.js";
 import { SignIn } from "./sign-in.js";
@@ -27,18 +27,19 @@ function useHash(): string {
 function App() {
   const hash = useHash();
   const [who, setWho] = useState<SignedIn | null | undefined>(undefined);
+  const [firstRun, setFirstRun] = useState(false);
   const [problem, setProblem] = useState("");
 
   useEffect(() => {
-    currentSession().then(
-      (session) => setWho(session ?? null),
+    Promise.all([currentSession(), setupNeeded()]).then(
+      ([session, needed]) => (setFirstRun(needed), setWho(session ?? null)),
       (thrown: Error) => setProblem(thrown.message),
     );
   }, []);
 
   if (problem) return <Problem text={problem} />;
   if (who === undefined) return <p>Loading…</p>;
-  if (who === null) return <SignIn onSignedIn={setWho} />;
+  if (who === null) return <SignIn onSignedIn={(signed) => (setFirstRun(false), setWho(signed))} firstRun={firstRun} />;
   const leave = () => signOut().then(() => setWho(null), (thrown: Error) => setProblem(thrown.message));
   return (
     <>

@@ -1,10 +1,11 @@
 // The sign-in form: email and password, the server's answer shown as it is (wrong credentials,
-// too many attempts), nothing kept in the page once signed in.
+// too many attempts), nothing kept in the page once signed in. On first run (svc-cloud has nobody
+// yet, and this browser runs on its computer) the same form makes the first owner.
 import { useState } from "preact/hooks";
-import { signIn, type SignedIn } from "./api.js";
+import { setUp, signIn, type SignedIn } from "./api.js";
 import { Problem } from "./problem.js";
 
-export function SignIn(props: { onSignedIn: (who: SignedIn) => void }) {
+export function SignIn(props: { onSignedIn: (who: SignedIn) => void; firstRun: boolean }) {
   const [problem, setProblem] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -14,7 +15,8 @@ export function SignIn(props: { onSignedIn: (who: SignedIn) => void }) {
     setBusy(true);
     setProblem("");
     try {
-      props.onSignedIn(await signIn(String(form.get("email") ?? ""), String(form.get("password") ?? "")));
+      const send = props.firstRun ? setUp : signIn;
+      props.onSignedIn(await send(String(form.get("email") ?? ""), String(form.get("password") ?? "")));
     } catch (thrown) {
       setProblem((thrown as Error).message);
     } finally {
@@ -25,18 +27,19 @@ export function SignIn(props: { onSignedIn: (who: SignedIn) => void }) {
   return (
     <main class="narrow">
       <h1>svc-cloud</h1>
-      <form onSubmit={submit} aria-label="Sign in">
+      {props.firstRun && <p>Nobody uses this svc-cloud yet: make its first owner, who can then invite others.</p>}
+      <form onSubmit={submit} aria-label={props.firstRun ? "First owner" : "Sign in"}>
         <label>
           Email
           <input name="email" type="email" autocomplete="username" required />
         </label>
         <label>
           Password
-          <input name="password" type="password" autocomplete="current-password" required />
+          <input name="password" type="password" autocomplete={props.firstRun ? "new-password" : "current-password"} minLength={props.firstRun ? 8 : undefined} required />
         </label>
         <Problem text={problem} />
         <button type="submit" disabled={busy}>
-          Sign in
+          {props.firstRun ? "Create owner" : "Sign in"}
         </button>
       </form>
     </main>
