@@ -4,7 +4,7 @@
 // types, and signing out. The real svc-cloud process, its real `machine create`, a real browser.
 // Screenshots of each step are kept in test/artifacts/cloud-web/, the fleet and a part's page at
 // a phone's width too.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
@@ -113,6 +113,19 @@ describe("the web app", () => {
     await page.getByLabel("Filter logs").fill("sensor");
     await page.getByLabel("Filter logs").press("Enter");
     await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready"]);
+
+    // A new credentials file, downloaded, is a working credential of this very part.
+    await page.getByRole("button", { name: "New credentials file" }).click();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download rover-main.json" }).click()]);
+    expect(download.suggestedFilename()).toBe("rover-main.json");
+    const file = JSON.parse(readFileSync(await download.path(), "utf8")) as MachineCredentials;
+    expect(file.cloud.id).toBe(rover.cloud.id);
+    expect(file.cloud.app_address).toBe(cloud.url);
+    expect(await page.getByRole("region", { name: "Credentials" }).locator("pre").textContent()).toBe(
+      `SVC_PART_ID=${file.cloud.id} SVC_API_KEY_ID=${file.cloud.api_key.id} SVC_API_KEY=${file.cloud.api_key.key} sh install.sh`,
+    );
+    const fresh = await signedInClient(RobotService, cloud.url, file.cloud.api_key);
+    expect((await fresh.config({ id: rover.cloud.id })).config?.cloud?.id).toBe(rover.cloud.id);
 
     await page.getByRole("button", { name: "Restart" }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Restart requested/);

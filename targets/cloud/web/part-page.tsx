@@ -1,7 +1,8 @@
 // One part: its config as it is now (the editor comes with the config validator in the browser),
-// its history with restore, and its logs. Reached from the fleet at #/part/<id>.
+// a new credentials file, its history with restore, and its logs. Reached from the fleet at #/part/<id>.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
+import { PartCredentials } from "./part-credentials.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
 import { Problem } from "./problem.js";
@@ -50,6 +51,7 @@ export function PartPage(props: { partId: string }) {
             <h2>Config</h2>
             <pre class="config">{part.configJson}</pre>
           </section>
+          <PartCredentials partId={props.partId} partName={part.part.name} />
           <PartHistory partId={props.partId} version={version} onRestored={() => setVersion(version + 1)} />
           <PartLogs partId={props.partId} />
         </>
