@@ -1,17 +1,20 @@
-// svc-cloud's web app: signed out it is the sign-in form; signed in, the fleet, or one part's page
-// (#/part/<id>). The session lives in an HttpOnly cookie, so the page itself holds no credential.
+// svc-cloud's web app: signed out it is the sign-in form (or an invitation's, #/invite/<token>);
+// signed in, the fleet, one part's page (#/part/<id>) or the people (#/people). The session lives in an HttpOnly cookie, so the page itself holds no credential.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { currentSession, setupNeeded, signOut, type SignedIn } from "./api.js";
+import { AcceptInvitation } from "./accept-invitation.js";
 import { Fleet } from "./fleet.js";
 import { PartPage } from "./part-page.js";
+import { People } from "./people.js";
 import { SignIn } from "./sign-in.js";
 import { Problem } from "./problem.js";
 
-/** The part a location's hash names, if it names one. */
-function partOf(hash: string): string | undefined {
-  const match = /^#\/part\/([A-Za-z0-9-]{1,64})$/.exec(hash);
-  return match?.[1];
+/** What a location's hash names: a part's page, an invitation, the people, or (anything else) the fleet. */
+function routeOf(hash: string): { page: "part" | "invite" | "people" | "fleet"; id?: string } {
+  const match = /^#\/(part|invite)\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
+  if (match) return { page: match[1] as "part" | "invite", id: match[2] };
+  return { page: hash === "#/people" ? "people" : "fleet" };
 }
 
 function useHash(): string {
@@ -39,18 +42,22 @@ function App() {
 
   if (problem) return <Problem text={problem} />;
   if (who === undefined) return <p>Loading…</p>;
+  const route = routeOf(hash);
+  if (who === null && route.page === "invite") return <AcceptInvitation token={route.id!} onSignedIn={setWho} />;
   if (who === null) return <SignIn onSignedIn={(signed) => (setFirstRun(false), setWho(signed))} firstRun={firstRun} />;
   const leave = () => signOut().then(() => setWho(null), (thrown: Error) => setProblem(thrown.message));
   return (
     <>
       <header>
         <strong>svc-cloud</strong>
+        <a href="#/">Fleet</a>
+        <a href="#/people">People</a>
         <span class="who">{who.email}</span>
         <button type="button" onClick={leave}>
           Sign out
         </button>
       </header>
-      <main>{partOf(hash) === undefined ? <Fleet /> : <PartPage partId={partOf(hash)!} />}</main>
+      <main>{route.page === "part" ? <PartPage partId={route.id!} /> : route.page === "people" ? <People /> : <Fleet />}</main>
     </>
   );
 }
