@@ -18,12 +18,13 @@ const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
 let rover: MachineCredentials;
+let arm: MachineCredentials;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
-  cloud.createMachine("arm-7");
+  arm = cloud.createMachine("arm-7");
   // The rover's part: a second revision of its config, and a few log lines from the machine.
   const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
   const sensor = { name: "temp", api: "rdk:component:sensor", model: "fake" };
@@ -141,6 +142,32 @@ describe("the web app", () => {
     await expect.poll(() => config.locator("pre").textContent()).not.toContain('"temp"');
     expect(await history.locator("tbody tr td:nth-child(3)").first().textContent()).toBe(OWNER.email);
     await shot(page, "5-restored");
+  });
+
+  it("enables debug logs for the machine and for one resource, and refuses a change based on an old revision", async () => {
+    const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+    await app.updateRobotPart({ id: arm.cloud.id, name: "", robotConfig: { components: [{ name: "gripper", api: "rdk:component:gripper", model: "fake" }] } });
+    const page = await browser.newPage();
+    await page.goto(`${cloud.url}/#/part/${arm.cloud.id}`);
+    await page.getByLabel("Email").fill(OWNER.email);
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const debug = page.getByRole("region", { name: "Debug logs" });
+    await debug.getByLabel("The whole machine").click();
+    await expect.poll(async () => JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).debug).toBe(true);
+    // The page shows the new revision before the next change is based on it.
+    await expect.poll(() => debug.getByLabel("The whole machine").isChecked()).toBe(true);
+    await debug.getByLabel("gripper").click();
+    await expect.poll(() => debug.getByLabel("gripper").isChecked()).toBe(true);
+    await expect.poll(async () => JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).components[0].log_configuration).toEqual({ level: "debug" });
+    await expect.poll(() => page.getByRole("region", { name: "Config" }).locator("pre").textContent()).toContain('"log_configuration"');
+    await shot(page, "8-debug-logs");
+
+    // Someone else changes the config meanwhile: the page's next change is refused, not applied over it.
+    await app.updateRobotPart({ id: arm.cloud.id, name: "", robotConfig: { components: [{ name: "gripper", api: "rdk:component:gripper", model: "fake" }], debug: true } });
+    await debug.getByLabel("gripper").click();
+    await expect.poll(() => debug.getByRole("alert").textContent()).toMatch(/changed at .* reload it and edit again/);
+    expect(JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).components[0].log_configuration).toBeUndefined();
   });
 
   it("serves only its own files, with headers that keep other sites out", async () => {

@@ -1,7 +1,9 @@
 // One part: its config as it is now (the editor comes with the config validator in the browser),
-// a new credentials file, its history with restore, and its logs. Reached from the fleet at #/part/<id>.
+// debug logs for it or one of its resources, a new credentials file, its history with restore, and
+// its logs. Reached from the fleet at #/part/<id>.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
+import { DebugLogs } from "./debug-logs.js";
 import { PartCredentials } from "./part-credentials.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
@@ -10,6 +12,7 @@ import { Problem } from "./problem.js";
 interface RobotPart {
   name: string;
   robot: string;
+  lastUpdated: string;
 }
 
 export function PartPage(props: { partId: string }) {
@@ -51,6 +54,7 @@ export function PartPage(props: { partId: string }) {
             <h2>Config</h2>
             <pre class="config">{part.configJson}</pre>
           </section>
+          <DebugLogs partId={props.partId} config={JSON.parse(part.configJson) as Record<string, unknown>} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartCredentials partId={props.partId} partName={part.part.name} />
           <PartHistory partId={props.partId} version={version} onRestored={() => setVersion(version + 1)} />
           <PartLogs partId={props.partId} />
