@@ -11,6 +11,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
+import { signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
 const ARTIFACTS = "test/artifacts/cloud-web";
@@ -93,10 +94,7 @@ describe("the web app", () => {
 
   it("shows a part's config, history and logs, filters the logs and restores an earlier revision", async () => {
     const page = await browser.newPage();
-    await page.goto(cloud.url);
-    await page.getByLabel("Email").fill(OWNER.email);
-    await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInAt(page, cloud.url, OWNER);
     await page.getByRole("link", { name: "rover-main" }).click();
 
     const config = page.getByRole("region", { name: "Config" });
@@ -148,10 +146,7 @@ describe("the web app", () => {
     const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
     await app.updateRobotPart({ id: arm.cloud.id, name: "", robotConfig: { components: [{ name: "gripper", api: "rdk:component:gripper", model: "fake" }] } });
     const page = await browser.newPage();
-    await page.goto(`${cloud.url}/#/part/${arm.cloud.id}`);
-    await page.getByLabel("Email").fill(OWNER.email);
-    await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInAt(page, `${cloud.url}/#/part/${arm.cloud.id}`, OWNER);
     const debug = page.getByRole("region", { name: "Debug logs" });
     await debug.getByLabel("The whole machine").click();
     await expect.poll(async () => JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).debug).toBe(true);
@@ -168,6 +163,30 @@ describe("the web app", () => {
     await debug.getByLabel("gripper").click();
     await expect.poll(() => debug.getByRole("alert").textContent()).toMatch(/changed at .* reload it and edit again/);
     expect(JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).components[0].log_configuration).toBeUndefined();
+  });
+
+  it("sets the versions a part installs, and says why a spec is refused", async () => {
+    const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+    const page = await browser.newPage();
+    await signInAt(page, `${cloud.url}/#/part/${rover.cloud.id}`, OWNER);
+    const versions = page.getByRole("region", { name: "Versions" });
+    await expect.poll(() => versions.getByLabel("svc-server version").inputValue()).toBe("stable");
+    await versions.getByLabel("svc-server version").fill("0.9.1");
+    await versions.getByRole("button", { name: "Save versions" }).click();
+    const versionControl = async () => JSON.parse((await app.getRobotPart({ id: rover.cloud.id })).configJson).agent?.version_control;
+    await expect.poll(versionControl).toEqual({ "svc-server": "0.9.1" });
+    await expect.poll(() => versions.getByLabel("svc-server version").inputValue()).toBe("0.9.1");
+    await shot(page, "9-versions");
+
+    await versions.getByLabel("svc-agent version").fill("not a version!");
+    await versions.getByRole("button", { name: "Save versions" }).click();
+    await expect.poll(() => versions.getByRole("alert").textContent()).toMatch(/version_control/);
+    expect(await versionControl()).toEqual({ "svc-server": "0.9.1" });
+
+    await versions.getByLabel("svc-agent version").fill("stable");
+    await versions.getByLabel("svc-server version").fill("stable");
+    await versions.getByRole("button", { name: "Save versions" }).click();
+    await expect.poll(versionControl).toBeUndefined();
   });
 
   it("serves only its own files, with headers that keep other sites out", async () => {

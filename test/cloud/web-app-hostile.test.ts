@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
+import { signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
@@ -41,10 +42,7 @@ afterAll(async () => {
 
 async function signedInPage(): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(cloud.url);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInAt(page, cloud.url, OWNER);
   await page.getByRole("region", { name: "Fleet" }).getByRole("cell", { name: "rover", exact: true }).waitFor();
   return page;
 }

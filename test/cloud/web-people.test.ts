@@ -4,6 +4,7 @@
 // the same person can. Screenshots in test/artifacts/cloud-web/.
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
 
 const ARTIFACTS = "test/artifacts/cloud-web";
@@ -24,10 +25,7 @@ afterAll(async () => {
 
 async function signedIn(who: { email: string; password: string }): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(cloud.url);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInAt(page, cloud.url, who);
   await page.getByRole("region", { name: "Fleet" }).waitFor();
   return page;
 }

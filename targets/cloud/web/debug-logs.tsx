@@ -5,7 +5,7 @@
 // brings are changed in the fragment.
 import { useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem } from "./problem.js";
+import { Problem, useProblem } from "./problem.js";
 
 type Config = Record<string, unknown>;
 type Entry = Record<string, unknown> & { name?: unknown };
@@ -28,15 +28,13 @@ function setLogLevel(entry: Entry, on: boolean): Entry {
 }
 
 export function DebugLogs(props: { partId: string; config: Config; lastUpdated: string; onSaved: () => void }) {
-  const [problem, setProblem] = useState("");
+  const [problem, run] = useProblem();
   const [busy, setBusy] = useState(false);
 
   const save = (config: Config) => {
     setBusy(true);
-    appCall("UpdateRobotPart", { id: props.partId, name: "", robotConfig: config, lastKnownUpdate: props.lastUpdated }).then(
-      () => (setProblem(""), setBusy(false), props.onSaved()),
-      (thrown: Error) => (setProblem(thrown.message), setBusy(false)),
-    );
+    const saved = appCall("UpdateRobotPart", { id: props.partId, name: "", robotConfig: config, lastKnownUpdate: props.lastUpdated });
+    run(saved.finally(() => setBusy(false)), props.onSaved);
   };
 
   const machineWide = props.config.debug === true;

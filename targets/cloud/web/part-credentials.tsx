@@ -3,7 +3,7 @@
 // same three values, shown this once.
 import { useEffect, useState } from "preact/hooks";
 import { cloudCall } from "./api.js";
-import { Problem } from "./problem.js";
+import { Problem, useProblem } from "./problem.js";
 
 interface Credentials {
   cloud: { id: string; api_key: { id: string; key: string } };
@@ -11,18 +11,14 @@ interface Credentials {
 
 export function PartCredentials(props: { partId: string; partName: string }) {
   const [made, setMade] = useState<{ json: string; url: string; credentials: Credentials } | undefined>(undefined);
-  const [problem, setProblem] = useState("");
+  const [problem, run] = useProblem();
 
   // The download's object URL lives as long as the file is offered.
   useEffect(() => () => made && URL.revokeObjectURL(made.url), [made]);
 
   const make = () =>
-    cloudCall<{ credentialsJson: string }>("CreatePartCredentials", { partId: props.partId }).then(
-      ({ credentialsJson }) => {
-        setProblem("");
-        setMade({ json: credentialsJson, url: URL.createObjectURL(new Blob([credentialsJson], { type: "application/json" })), credentials: JSON.parse(credentialsJson) as Credentials });
-      },
-      (thrown: Error) => setProblem(thrown.message),
+    run(cloudCall<{ credentialsJson: string }>("CreatePartCredentials", { partId: props.partId }), ({ credentialsJson }) =>
+      setMade({ json: credentialsJson, url: URL.createObjectURL(new Blob([credentialsJson], { type: "application/json" })), credentials: JSON.parse(credentialsJson) as Credentials }),
     );
 
   const cloud = made?.credentials.cloud;

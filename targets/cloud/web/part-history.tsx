@@ -3,7 +3,7 @@
 // the machine at once. `onRestored` lets the page show the part's config as it now is.
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
-import { Problem } from "./problem.js";
+import { Problem, useProblem } from "./problem.js";
 
 interface HistoryEntry {
   when?: string;
@@ -13,20 +13,13 @@ interface HistoryEntry {
 
 export function PartHistory(props: { partId: string; version: number; onRestored: () => void }) {
   const [entries, setEntries] = useState<HistoryEntry[] | undefined>(undefined);
-  const [problem, setProblem] = useState("");
+  const [problem, run] = useProblem();
 
   useEffect(() => {
-    appCall<{ history?: HistoryEntry[] }>("GetRobotPartHistory", { id: props.partId }).then(
-      (answer) => setEntries(answer.history ?? []),
-      (thrown: Error) => setProblem(thrown.message),
-    );
+    run(appCall<{ history?: HistoryEntry[] }>("GetRobotPartHistory", { id: props.partId }), (answer) => setEntries(answer.history ?? []));
   }, [props.partId, props.version]);
 
-  const restore = (revision: string) =>
-    cloudCall("RestoreRobotPartRevision", { partId: props.partId, revision }).then(
-      () => (setProblem(""), props.onRestored()),
-      (thrown: Error) => setProblem(thrown.message),
-    );
+  const restore = (revision: string) => run(cloudCall("RestoreRobotPartRevision", { partId: props.partId, revision }), props.onRestored);
 
   return (
     <section aria-label="History">

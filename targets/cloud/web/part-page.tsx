@@ -1,13 +1,14 @@
 // One part: its config as it is now (the editor comes with the config validator in the browser),
-// debug logs for it or one of its resources, a new credentials file, its history with restore, and
-// its logs. Reached from the fleet at #/part/<id>.
+// debug logs for it or one of its resources, the versions it installs, a new credentials file,
+// its history with restore, and its logs. Reached from the fleet at #/part/<id>.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { DebugLogs } from "./debug-logs.js";
 import { PartCredentials } from "./part-credentials.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
-import { Problem } from "./problem.js";
+import { PartVersions } from "./part-versions.js";
+import { Problem, useProblem } from "./problem.js";
 
 interface RobotPart {
   name: string;
@@ -17,22 +18,16 @@ interface RobotPart {
 
 export function PartPage(props: { partId: string }) {
   const [part, setPart] = useState<{ part: RobotPart; configJson: string } | undefined>(undefined);
-  const [problem, setProblem] = useState("");
+  const [problem, run] = useProblem();
   // Moves when a restore made a new revision: config and history are read again.
   const [version, setVersion] = useState(0);
   const [restart, setRestart] = useState("");
 
   const requestRestart = () =>
-    appCall("MarkPartForRestart", { partId: props.partId }).then(
-      () => setRestart("Restart requested: the machine restarts when it next asks (every few seconds)."),
-      (thrown: Error) => setProblem(thrown.message),
-    );
+    run(appCall("MarkPartForRestart", { partId: props.partId }), () => setRestart("Restart requested: the machine restarts when it next asks (every few seconds)."));
 
   useEffect(() => {
-    appCall<{ part: RobotPart; configJson: string }>("GetRobotPart", { id: props.partId }).then(
-      (answer) => (setPart(answer), setProblem("")),
-      (thrown: Error) => setProblem(thrown.message),
-    );
+    run(appCall<{ part: RobotPart; configJson: string }>("GetRobotPart", { id: props.partId }), setPart);
   }, [props.partId, version]);
 
   return (
@@ -55,6 +50,7 @@ export function PartPage(props: { partId: string }) {
             <pre class="config">{part.configJson}</pre>
           </section>
           <DebugLogs partId={props.partId} config={JSON.parse(part.configJson) as Record<string, unknown>} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
+          <PartVersions partId={props.partId} config={JSON.parse(part.configJson) as Record<string, unknown>} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartCredentials partId={props.partId} partName={part.part.name} />
           <PartHistory partId={props.partId} version={version} onRestored={() => setVersion(version + 1)} />
           <PartLogs partId={props.partId} />

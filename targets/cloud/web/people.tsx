@@ -4,7 +4,7 @@
 // server refuses, and the page says so.
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
-import { Problem } from "./problem.js";
+import { Problem, useProblem } from "./problem.js";
 
 interface Organization {
   id: string;
@@ -22,27 +22,20 @@ const roleName = (role: string) => role.replace("ROLE_", "").toLowerCase();
 function Organization(props: { organization: Organization }) {
   const { organization } = props;
   const [users, setUsers] = useState<User[]>([]);
-  const [problem, setProblem] = useState("");
+  const [problem, run] = useProblem();
   const [link, setLink] = useState("");
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
-    cloudCall<{ users?: User[] }>("ListUsers", { organizationId: organization.id }).then(
-      (answer) => setUsers(answer.users ?? []),
-      (thrown: Error) => setProblem(thrown.message),
-    );
+    run(cloudCall<{ users?: User[] }>("ListUsers", { organizationId: organization.id }), (answer) => setUsers(answer.users ?? []));
   }, [organization.id, version]);
 
-  const fail = (thrown: Error) => setProblem(thrown.message);
-  const setRole = (userId: string, role: string) =>
-    cloudCall("SetRole", { organizationId: organization.id, userId, role }).then(() => (setProblem(""), setVersion(version + 1)), fail);
+  const setRole = (userId: string, role: string) => run(cloudCall("SetRole", { organizationId: organization.id, userId, role }), () => setVersion(version + 1));
   const invite = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    cloudCall<{ token: string }>("CreateInvitation", { organizationId: organization.id, email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") }).then(
-      ({ token }) => (setProblem(""), setLink(`${location.origin}/#/invite/${token}`)),
-      fail,
-    );
+    const invitation = cloudCall<{ token: string }>("CreateInvitation", { organizationId: organization.id, email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") });
+    run(invitation, ({ token }) => setLink(`${location.origin}/#/invite/${token}`));
   };
 
   return (
@@ -95,12 +88,9 @@ function Organization(props: { organization: Organization }) {
 
 export function People() {
   const [organizations, setOrganizations] = useState<Organization[]>([]);
-  const [problem, setProblem] = useState("");
+  const [problem, run] = useProblem();
   useEffect(() => {
-    appCall<{ organizations?: Organization[] }>("ListOrganizations", {}).then(
-      (answer) => setOrganizations(answer.organizations ?? []),
-      (thrown: Error) => setProblem(thrown.message),
-    );
+    run(appCall<{ organizations?: Organization[] }>("ListOrganizations", {}), (answer) => setOrganizations(answer.organizations ?? []));
   }, []);
   return (
     <article aria-label="People">

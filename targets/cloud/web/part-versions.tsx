@@ -1,0 +1,71 @@
+// Which svc-server and svc-agent the part's machine installs: its config's
+// `agent.version_control` ("stable" when unset, "dev", a version svc-cloud has a release of, or a
+// URL), saved as a new revision based on the one shown. The versions svc-cloud holds releases of
+// are offered; svc-cloud checks what is saved.
+import { useEffect, useState } from "preact/hooks";
+import { appCall, cloudCall } from "./api.js";
+import { Problem, useProblem } from "./problem.js";
+
+type Config = Record<string, unknown>;
+
+/** The config's products, as version_control names them, and as svc-cloud's releases do. */
+const PRODUCTS = [
+  { key: "svc-server", release: "svc-server" },
+  { key: "agent", release: "svc-agent" },
+] as const;
+
+function versionControlOf(config: Config): Record<string, string> {
+  const agent = (config.agent ?? {}) as Record<string, unknown>;
+  return { ...((agent.version_control ?? {}) as Record<string, string>) };
+}
+
+export function PartVersions(props: { partId: string; config: Config; lastUpdated: string; onSaved: () => void }) {
+  const [known, setKnown] = useState<Record<string, string[]>>({});
+  const [problem, run] = useProblem();
+  const current = versionControlOf(props.config);
+
+  useEffect(() => {
+    run(cloudCall<{ releases?: { product: string; version: string }[] }>("ListReleases", {}), ({ releases = [] }) => {
+      const versions: Record<string, string[]> = {};
+      for (const r of releases) versions[r.product] = [...new Set([...(versions[r.product] ?? []), r.version])];
+      setKnown(versions);
+    });
+  }, []);
+
+  const save = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const versionControl = versionControlOf(props.config);
+    for (const { key } of PRODUCTS) {
+      const spec = String(form.get(key) ?? "").trim();
+      if (spec === "" || spec === "stable") delete versionControl[key];
+      else versionControl[key] = spec;
+    }
+    const { version_control: _old, ...agent } = (props.config.agent ?? {}) as Record<string, unknown>;
+    const nextAgent = Object.keys(versionControl).length > 0 ? { ...agent, version_control: versionControl } : agent;
+    const { agent: _agent, ...rest } = props.config;
+    const config = Object.keys(nextAgent).length > 0 ? { ...rest, agent: nextAgent } : rest;
+    run(appCall("UpdateRobotPart", { id: props.partId, name: "", robotConfig: config, lastKnownUpdate: props.lastUpdated }), props.onSaved);
+  };
+
+  return (
+    <section aria-label="Versions">
+      <h2>Versions</h2>
+      <Problem text={problem} />
+      <form class="controls" onSubmit={save} aria-label="Version control">
+        {PRODUCTS.map(({ key, release }) => (
+          <label key={key}>
+            {release}
+            <input name={key} list={`${key}-versions`} value={current[key] ?? "stable"} aria-label={`${release} version`} />
+            <datalist id={`${key}-versions`}>
+              {["stable", "dev", ...(known[release] ?? [])].map((v) => (
+                <option value={v} />
+              ))}
+            </datalist>
+          </label>
+        ))}
+        <button type="submit">Save versions</button>
+      </form>
+    </section>
+  );
+}
