@@ -132,6 +132,7 @@ describe("svc.cloud.v1.CloudService", () => {
         "AcceptInvitation",
         "ListReleases",
         "SetChannel",
+        "CreatePartCredentials",
       ].map((name) => [name, "unary"]),
     ]);
   });
