@@ -10,6 +10,7 @@ import { chromium } from "playwright-core";
 import { initialise } from "../../targets/cloud/commands/init.js";
 import { createMachine } from "../../targets/cloud/storage/fleet.js";
 import { openStore } from "../../targets/cloud/storage/open-store.js";
+import { signInAt } from "../../test/helpers/cloud-browser.js";
 import { startCloud } from "../../test/helpers/cloud-process.js";
 import { report } from "./report.js";
 
@@ -28,10 +29,7 @@ const cloud = await startCloud({ reuse: { dataDir, init } });
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
 try {
   const page = await browser.newPage();
-  await page.goto(cloud.url);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInAt(page, cloud.url, OWNER);
   const rows = page.locator("section[aria-label=Fleet] tbody tr");
   const loaded = async () => {
     const began = performance.now();

@@ -5,7 +5,7 @@
 // refusal is the same 401, and failures count toward the sign-in limit.
 import { Code, SvcError } from "../../../core/index.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { requestHeader, sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
+import { peerOf, requestHeader, sendBody, sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
 import { findApiKey } from "../storage/api-keys.js";
 import { ensureCertificateAuthority } from "../fleet/certificate-authority.js";
 import { keyMatches } from "../storage/secrets.js";
@@ -15,12 +15,7 @@ const caRoute: HttpRoute = {
   path: "/ca.pem",
   async handle(_req, res, _url, cloud) {
     const authority = await ensureCertificateAuthority(cloud.store.db, cloud.clock.now());
-    (res as { writeHead(status: number, headers: Record<string, string | number>): void }).writeHead(200, {
-      "content-type": "application/x-pem-file",
-      "content-disposition": 'attachment; filename="svc-cloud-ca.pem"',
-      "content-length": Buffer.byteLength(authority.certificate_pem),
-    });
-    res.end(authority.certificate_pem);
+    sendBody(res, 200, "application/x-pem-file", authority.certificate_pem, { "content-disposition": 'attachment; filename="svc-cloud-ca.pem"' });
   },
 };
 
@@ -32,7 +27,7 @@ async function credentialsFile(req: HttpRequest, res: HttpResponse, url: URL, cl
     sendJson(res, 400, { error: "needs ?id=<part id> and the part's key in the key_id and key headers" });
     return;
   }
-  const peer = req.socket?.remoteAddress ?? "";
+  const peer = peerOf(req);
   try {
     cloud.limiter.check(keyId, peer);
   } catch (thrown) {

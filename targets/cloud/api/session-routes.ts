@@ -7,9 +7,11 @@
 import { Code, SvcError } from "../../../core/index.js";
 import { signedInSubject } from "../auth/authenticate.js";
 import { clearedSessionCookie, isSameOrigin, secureCookie, sessionCookie, sessionTokenOf } from "../auth/web-session-cookie.js";
+import type { Principal } from "../auth/principal.js";
+import { resolvePrincipal } from "../auth/resolve-principal.js";
 import { sessionPrincipal } from "../auth/session-principal.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { requestHeader, sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
+import { hostOf, isEncrypted, peerOf, requestHeader, sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
 import { BodyRefusal, readJsonObject } from "../server/json-body.js";
 import { endWebSession, removeEndedWebSessions, startWebSession, WEB_SESSION_MAX_MS } from "../storage/web-sessions.js";
 
@@ -24,14 +26,15 @@ const signIn: HttpRoute = {
     const credentials = await credentialsBody(req, res);
     if (credentials === undefined) return;
     const { email, password } = credentials;
-    let subject: string;
+    let principal: Principal;
     try {
-      subject = await signedInSubject(cloud.store, cloud.limiter, { entity: email, type: "password", payload: password, peer: peerOf(req) });
+      principal = await resolvePrincipal(cloud.store, await signedInSubject(cloud.store, cloud.limiter, { entity: email, type: "password", payload: password, peer: peerOf(req) }));
     } catch (thrown) {
       if (thrown instanceof SvcError) return sendJson(res, thrown.code === Code.ResourceExhausted ? 429 : 401, { error: thrown.message });
       throw thrown;
     }
-    await answerSignedIn(req, res, cloud, subject.slice(subject.indexOf(":") + 1), email.toLowerCase());
+    if (principal.kind !== "user") return sendJson(res, 401, { error: "invalid credentials" });
+    await answerSignedIn(req, res, cloud, principal.userId, principal.email);
   },
 };
 
@@ -40,7 +43,7 @@ export async function answerSignedIn(req: HttpRequest, res: HttpResponse, cloud:
   const now = cloud.clock.now();
   await removeEndedWebSessions(cloud.store.db, now);
   const token = await startWebSession(cloud.store.db, userId, now);
-  writeWithCookie(res, 200, sessionCookie(token, secureCookie(isEncrypted(req), hostOf(req)), WEB_SESSION_MAX_MS / 1000), JSON.stringify({ email }));
+  sendJson(res, 200, { email }, { "set-cookie": sessionCookie(token, secureCookie(isEncrypted(req), hostOf(req)), WEB_SESSION_MAX_MS / 1000) });
 }
 
 const whoAmI: HttpRoute = {
@@ -60,7 +63,7 @@ const signOut: HttpRoute = {
     if (!fromOwnPage(req)) return sendJson(res, 403, { error: "sign out from svc-cloud's own page (this request's Origin is not this host)" });
     const token = sessionTokenOf(requestHeader(req, "cookie"));
     if (token !== undefined) await endWebSession(cloud.store.db, token);
-    writeWithCookie(res, 200, clearedSessionCookie(secureCookie(isEncrypted(req), hostOf(req))), "{}");
+    sendJson(res, 200, {}, { "set-cookie": clearedSessionCookie(secureCookie(isEncrypted(req), hostOf(req))) });
   },
 };
 
@@ -101,24 +104,3 @@ export function fromOwnPage(req: HttpRequest): boolean {
   return isSameOrigin(requestHeader(req, "origin"), hostOf(req));
 }
 
-export function writeWithCookie(res: HttpResponse, status: number, cookie: string, text: string): void {
-  (res as { writeHead(status: number, headers: Record<string, string | number>): void }).writeHead(status, {
-    "content-type": "application/json",
-    "cache-control": "no-store",
-    "set-cookie": cookie,
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-export function hostOf(req: HttpRequest): string {
-  return requestHeader(req, ":authority") || requestHeader(req, "host");
-}
-
-export function isEncrypted(req: HttpRequest): boolean {
-  return (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
-}
-
-export function peerOf(req: HttpRequest): string {
-  return req.socket?.remoteAddress ?? "";
-}

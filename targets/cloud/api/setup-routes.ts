@@ -3,18 +3,17 @@
 // and signs them in. Only from this very computer (a loopback peer, through svc-cloud's own page):
 // whoever reaches svc-cloud from the network before its owner must not become the owner.
 import { Code, SvcError } from "../../../core/index.js";
-import type { HttpRoute } from "../server/http-routes.js";
-import { sendJson } from "../server/http-routes.js";
+import { isLoopback } from "../options.js";
+import { peerOf, sendJson, type HttpRoute } from "../server/http-routes.js";
 import { makeFirstOwner, needsFirstOwner } from "../storage/first-owner.js";
-import { answerSignedIn, credentialsBody, fromOwnPage, peerOf } from "./session-routes.js";
+import { answerSignedIn, credentialsBody, fromOwnPage } from "./session-routes.js";
 import { checkEmail, checkPassword } from "./users-checks.js";
 
 export const SETUP_PATH = "/app/setup";
 
-/** Whether a peer address is this computer. */
+/** Whether a peer address is this computer (an IPv4 one mapped into IPv6 included). */
 export function isLoopbackPeer(address: string): boolean {
-  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+  return isLoopback(address.replace(/^::ffff:/i, ""));
 }
 
 const setupNeeded: HttpRoute = {

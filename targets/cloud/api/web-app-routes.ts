@@ -6,8 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HttpResponse, HttpRoute } from "../server/http-routes.js";
-import { sendJson } from "../server/http-routes.js";
+import { sendBody, sendJson, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
 
 /** Where the built web app is: dist/cloud-web, beside dist/linux/svc-cloud.mjs. */
 export const WEB_APP_DIR = fileURLToPath(new URL("../cloud-web/", import.meta.url));
@@ -34,13 +33,7 @@ const PAGE = `<!doctype html>
 `;
 
 function send(res: HttpResponse, type: string, body: string | Buffer, cache: string): void {
-  (res as { writeHead(status: number, headers: Record<string, string | number>): void }).writeHead(200, {
-    ...SECURITY_HEADERS,
-    "content-type": type,
-    "cache-control": cache,
-    "content-length": Buffer.byteLength(body),
-  });
-  res.end(body);
+  sendBody(res, 200, type, body, { ...SECURITY_HEADERS, "cache-control": cache });
 }
 
 function asset(path: string, file: string, type: string, dir: string): HttpRoute {

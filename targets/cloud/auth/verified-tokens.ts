@@ -1,7 +1,8 @@
 // Tokens already verified, by their text, until their `exp`: a machine sends the same token on
 // every call for an hour, and checking its ES256 signature each time was most of a small call's
 // cost. Only the signature check is saved; the principal behind the token is still checked against
-// the store on every call (resolve-principal.ts), so revocation stays immediate. Bounded: past `max` entries it starts afresh.
+// the store on every call (resolve-principal.ts), so revocation stays immediate. Bounded: past
+// `max` entries it starts afresh.
 import type { Clock } from "../../../core/index.js";
 
 export interface VerifiedTokens {

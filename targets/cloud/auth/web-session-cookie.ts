@@ -4,6 +4,8 @@
 // request signed in by cookie must come from svc-cloud's own pages: its `Origin` names the host it
 // was sent to. A browser always sends `Origin` with the POSTs the API and sign-in take; another
 // site's page cannot name svc-cloud's host there; a script or the SDK uses a Bearer token instead.
+import { isLoopback } from "../options.js";
+
 export const SESSION_COOKIE = "svc_session";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -29,9 +31,7 @@ export function isSameOrigin(origin: string | null | undefined, host: string | n
 
 /** Whether the cookie must be Secure: everywhere but plain HTTP to a loopback host. */
 export function secureCookie(encrypted: boolean, host: string): boolean {
-  if (encrypted) return true;
-  const name = host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
-  return !(name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name));
+  return encrypted || !isLoopback(host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase());
 }
 
 export function sessionCookie(token: string, secure: boolean, maxAgeS: number): string {

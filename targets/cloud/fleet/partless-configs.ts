@@ -1,12 +1,12 @@
 // What a machine's Config costs, shared between parts. After a fragment is edited every part using
 // it fetches its Config at once, and most of them hold the same own config (the fragment, perhaps a
 // mod or two): each would parse, merge, convert and encode the same thing. Here the result of that
-// work, the RobotConfig without `cloud` and `revision` and its encoding, is kept for each organisation and own config,
-// with the revision of each fragment it merged. It is used again only while every one of those
-// fragments is at that revision, checked against the store on use, so several svc-cloud
-// processes on one store never serve a stale merge; while no fragment has changed at all since
-// the last check (table-versions.ts), the check is not read again. What went wrong is never kept: a failed merge
-// is tried, and its error said, every time.
+// work, the RobotConfig without `cloud` and `revision` and its encoding, is kept for each
+// organisation and own config, with the revision of each fragment it merged. It is used again only
+// while every one of those fragments is at that revision, checked against the store on use, so
+// several svc-cloud processes on one store never serve a stale merge; while no fragment has changed
+// at all since the last check (table-versions.ts), the check is not read again. What went wrong is
+// never kept: a failed merge is tried, and its error said, every time.
 import type { Kysely } from "kysely";
 import { toBinary } from "@bufbuild/protobuf";
 import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";

@@ -22,10 +22,29 @@ export function requestHeader(req: HttpRequest, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
-export function sendJson(res: HttpResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  (res as ServerResponse).writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+/** The host a request was sent to (HTTP/2's :authority, HTTP/1.1's Host). */
+export function hostOf(req: HttpRequest): string {
+  return requestHeader(req, ":authority") || requestHeader(req, "host");
+}
+
+/** Whether the request came over TLS. */
+export function isEncrypted(req: HttpRequest): boolean {
+  return (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
+}
+
+/** The address the request came from; "" when not known. */
+export function peerOf(req: HttpRequest): string {
+  return req.socket?.remoteAddress ?? "";
+}
+
+/** A whole answer: its status, type, any other headers, and its body with its length. */
+export function sendBody(res: HttpResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}): void {
+  (res as ServerResponse).writeHead(status, { ...headers, "content-type": type, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function sendJson(res: HttpResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  sendBody(res, status, "application/json", JSON.stringify(body), { "cache-control": "no-store", ...headers });
 }
 
 export function createHttpFallback(routes: readonly HttpRoute[], context: CloudContext, log: (line: string) => void) {

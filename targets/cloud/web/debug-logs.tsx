@@ -10,11 +10,14 @@ import { Problem, useProblem } from "./problem.js";
 type Config = Record<string, unknown>;
 type Entry = Record<string, unknown> & { name?: unknown };
 
+const logConfigurationDebug = (e: Entry) => (e.log_configuration as { level?: string } | undefined)?.level?.toLowerCase() === "debug";
+const logLevelDebug = (e: Entry) => String(e.log_level ?? "").toLowerCase() === "debug";
+
 /** Where a resource's debug setting is, by the list it is in. */
 const LISTS = [
-  { key: "components", debug: (e: Entry) => (e.log_configuration as { level?: string } | undefined)?.level?.toLowerCase() === "debug", set: setLogConfiguration },
-  { key: "services", debug: (e: Entry) => (e.log_configuration as { level?: string } | undefined)?.level?.toLowerCase() === "debug", set: setLogConfiguration },
-  { key: "modules", debug: (e: Entry) => String(e.log_level ?? "").toLowerCase() === "debug", set: setLogLevel },
+  { key: "components", debug: logConfigurationDebug, set: setLogConfiguration },
+  { key: "services", debug: logConfigurationDebug, set: setLogConfiguration },
+  { key: "modules", debug: logLevelDebug, set: setLogLevel },
 ] as const;
 
 function setLogConfiguration(entry: Entry, on: boolean): Entry {

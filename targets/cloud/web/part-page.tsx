@@ -17,7 +17,8 @@ interface RobotPart {
 }
 
 export function PartPage(props: { partId: string }) {
-  const [part, setPart] = useState<{ part: RobotPart; configJson: string } | undefined>(undefined);
+  // The part as GetRobotPart answers it, its config read once.
+  const [part, setPart] = useState<{ part: RobotPart; configJson: string; config: Record<string, unknown> } | undefined>(undefined);
   const [problem, run] = useProblem();
   // Moves when a restore made a new revision: config and history are read again.
   const [version, setVersion] = useState(0);
@@ -27,7 +28,9 @@ export function PartPage(props: { partId: string }) {
     run(appCall("MarkPartForRestart", { partId: props.partId }), () => setRestart("Restart requested: the machine restarts when it next asks (every few seconds)."));
 
   useEffect(() => {
-    run(appCall<{ part: RobotPart; configJson: string }>("GetRobotPart", { id: props.partId }), setPart);
+    run(appCall<{ part: RobotPart; configJson: string }>("GetRobotPart", { id: props.partId }), (answer) =>
+      setPart({ ...answer, config: JSON.parse(answer.configJson) as Record<string, unknown> }),
+    );
   }, [props.partId, version]);
 
   return (
@@ -49,8 +52,8 @@ export function PartPage(props: { partId: string }) {
             <h2>Config</h2>
             <pre class="config">{part.configJson}</pre>
           </section>
-          <DebugLogs partId={props.partId} config={JSON.parse(part.configJson) as Record<string, unknown>} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
-          <PartVersions partId={props.partId} config={JSON.parse(part.configJson) as Record<string, unknown>} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
+          <DebugLogs partId={props.partId} config={part.config} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
+          <PartVersions partId={props.partId} config={part.config} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartCredentials partId={props.partId} partName={part.part.name} />
           <PartHistory partId={props.partId} version={version} onRestored={() => setVersion(version + 1)} />
           <PartLogs partId={props.partId} />
