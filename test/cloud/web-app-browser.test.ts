@@ -98,7 +98,7 @@ describe("the web app", () => {
     await page.getByRole("link", { name: "rover-main" }).click();
 
     const config = page.getByRole("region", { name: "Config" });
-    await expect.poll(() => config.locator("pre").textContent()).toContain('"temp"');
+    await expect.poll(() => config.locator(".cm-content").textContent()).toContain('"temp"');
     const history = page.getByRole("region", { name: "History" });
     await expect.poll(() => history.locator("tbody tr").count()).toBe(2);
     const logs = page.getByRole("region", { name: "Logs" });
@@ -127,7 +127,8 @@ describe("the web app", () => {
     expect((await fresh.config({ id: rover.cloud.id })).config?.cloud?.id).toBe(rover.cloud.id);
 
     await page.getByRole("button", { name: "Restart" }).click();
-    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Restart requested/);
+    const restartStatus = page.locator("p", { has: page.getByRole("button", { name: "Restart" }) }).getByRole("status");
+    await expect.poll(() => restartStatus.textContent()).toMatch(/^Restart requested/);
     const device = await signedInClient(RobotService, cloud.url, rover.cloud.api_key);
     expect((await device.needsRestart({ id: rover.cloud.id })).mustRestart).toBe(true);
 
@@ -137,7 +138,7 @@ describe("the web app", () => {
 
     await history.getByRole("button", { name: "Restore 1" }).click();
     await expect.poll(() => history.locator("tbody tr").count()).toBe(3);
-    await expect.poll(() => config.locator("pre").textContent()).not.toContain('"temp"');
+    await expect.poll(() => config.locator(".cm-content").textContent()).not.toContain('"temp"');
     expect(await history.locator("tbody tr td:nth-child(3)").first().textContent()).toBe(OWNER.email);
     await shot(page, "5-restored");
   });
@@ -155,7 +156,7 @@ describe("the web app", () => {
     await debug.getByLabel("gripper").click();
     await expect.poll(() => debug.getByLabel("gripper").isChecked()).toBe(true);
     await expect.poll(async () => JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).components[0].log_configuration).toEqual({ level: "debug" });
-    await expect.poll(() => page.getByRole("region", { name: "Config" }).locator("pre").textContent()).toContain('"log_configuration"');
+    await expect.poll(() => page.getByRole("region", { name: "Config" }).locator(".cm-content").textContent()).toContain('"log_configuration"');
     await shot(page, "8-debug-logs");
 
     // Someone else changes the config meanwhile: the page's next change is refused, not applied over it.
@@ -190,7 +191,7 @@ describe("the web app", () => {
   });
 
   it("serves only its own files, with headers that keep other sites out", async () => {
-    for (const path of ["/app/app.js", "/app/app.css"]) {
+    for (const path of ["/app/app.js", "/app/app.css", "/app/models.json"]) {
       const res = await fetch(`${cloud.url}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");

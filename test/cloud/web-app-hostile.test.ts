@@ -1,7 +1,8 @@
 // The web app's hostile half, in headless Chromium: a page of another origin, opened in the browser
 // of a person signed in to svc-cloud, cannot change anything with their session (its form posts and
 // fetches carry the cookie, since another port of localhost is the same site, but not svc-cloud's
-// Origin); markup in what machines and people write (log lines, config values) is shown as text,
+// Origin); markup in what machines and people write (log lines, config values in the editor and
+// the history's diff) is shown as text,
 // never run; and a signed-out browser reaches no API.
 import { createServer, type Server } from "node:http";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
@@ -82,7 +83,11 @@ describe("the web app against hostile pages and content", () => {
     await page.getByRole("link", { name: "rover-main" }).click();
     const logs = page.getByRole("region", { name: "Logs" });
     await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual([MARKUP]);
-    expect(await page.getByRole("region", { name: "Config" }).locator("pre").textContent()).toContain(JSON.stringify(MARKUP));
+    const editor = page.getByRole("region", { name: "Config" }).locator(".cm-content");
+    await expect.poll(() => editor.textContent()).toContain(JSON.stringify(MARKUP));
+    // The history's diff shows it as text as well.
+    await page.getByRole("region", { name: "History" }).getByRole("button", { name: "Diff 1" }).click();
+    expect(await page.getByRole("figure", { name: "Revision 1 against the current config" }).textContent()).toContain(JSON.stringify(MARKUP));
     expect(await page.locator("img").count()).toBe(0);
     expect(await page.evaluate("window.__pwned")).toBeUndefined();
   });

@@ -3,11 +3,12 @@
 //   dist/linux/module-sdk.mjs, dist/modules/*.mjs            (the module SDK, example modules)
 //   dist/mcu/svc-mcu.mjs (+ .js for mcconfig)            (the MCU target, neutral and minified)
 //   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
-//   dist/cloud-web/app.js, app.css                        (svc-cloud's web app, for browsers, minified)
+//   dist/cloud-web/app.js, app.css, models.json           (svc-cloud's web app, for browsers, minified)
 // Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu] [--version X] [--outdir DIR]
 //   --version X   the version svc-server and svc-agent report (default: package.json's)
 //   --outdir DIR  write the Linux bundles to DIR/linux and DIR/modules instead of dist/
 import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,6 +88,8 @@ async function buildCloudWeb(outdir) {
     logLevel: quiet ? "error" : "warning",
   });
   copyFileSync(join(root, "targets/cloud/web/app.css"), join(outdir, "app.css"));
+  // The models the config form offers: svc-server's own, as it lists them.
+  execFileSync(process.execPath, [resolve(root, outRoot, "linux/svc-server.mjs"), "-dump-resources", join(outdir, "models.json")], { stdio: "pipe" });
 }
 
 async function buildMcu() {

@@ -1,5 +1,6 @@
 // svc-cloud's web app (targets/cloud/web, built into dist/cloud-web beside svc-cloud's bundle):
-// `GET /` is its page, `GET /app/app.js` and `/app/app.css` what the page loads; nothing else is
+// `GET /` is its page, `GET /app/app.js`, `/app/app.css` and `/app/models.json` (svc-server's models
+// with their attribute schemas, for the config form) what the page loads; nothing else is
 // served from the folder, so no path reaches another file. The page may run only its own script and
 // style and talk only to svc-cloud (Content-Security-Policy), never inside another site's frame,
 // and sends no Referer. A checkout that was never built answers 503 saying so.
@@ -57,5 +58,6 @@ export function webAppRoutes(dir = WEB_APP_DIR): HttpRoute[] {
     { method: "GET", path: "/", handle: async (_req, res) => send(res, "text/html; charset=utf-8", PAGE, "no-store") },
     asset("/app/app.js", "app.js", "text/javascript; charset=utf-8", dir),
     asset("/app/app.css", "app.css", "text/css; charset=utf-8", dir),
+    asset("/app/models.json", "models.json", "application/json", dir),
   ];
 }

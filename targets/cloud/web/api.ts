@@ -5,6 +5,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The API's code for it (Connect's: `aborted` when an edit started from an older revision). */
+    readonly code = "",
   ) {
     super(message);
   }
@@ -16,13 +18,13 @@ export interface SignedIn {
 
 async function answerOf<T>(res: Response): Promise<T> {
   const text = await res.text();
-  let body: { error?: string; message?: string } = {};
+  let body: { error?: string; message?: string; code?: string } = {};
   try {
     body = text === "" ? {} : (JSON.parse(text) as typeof body);
   } catch {
     body = { error: text };
   }
-  if (!res.ok) throw new ApiError(res.status, body.message ?? body.error ?? `${res.status} ${res.statusText}`);
+  if (!res.ok) throw new ApiError(res.status, body.message ?? body.error ?? `${res.status} ${res.statusText}`, body.code);
   return body as T;
 }
 

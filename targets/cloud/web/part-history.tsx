@@ -1,22 +1,31 @@
-// A part's history: every revision, newest first, with who made it and when, and "Restore" on
-// each earlier one, which makes a new revision equal to it (history is never rewritten) and tells
-// the machine at once. `onRestored` lets the page show the part's config as it now is.
+// A part's history: every revision, newest first, with who made it and when; on each earlier one
+// "Diff" (it beside the current config) and "Restore", which makes a new revision equal to it
+// (history is never rewritten) and tells the machine at once. `onRestored` lets the page show the
+// part's config as it now is.
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
 import { Problem, useProblem } from "./problem.js";
+import { SideBySideDiff } from "./side-by-side-diff.js";
 
 interface HistoryEntry {
   when?: string;
   editedBy?: { value?: string };
-  old?: { robotConfig?: { revision?: string } };
+  old?: { robotConfig?: Record<string, unknown> };
+}
+
+/** A revision's config as the editor shows configs, without the number history adds to it. */
+function configText(entry: HistoryEntry | undefined): string {
+  const { revision: _number, ...config } = entry?.old?.robotConfig ?? {};
+  return JSON.stringify(config, null, 2);
 }
 
 export function PartHistory(props: { partId: string; version: number; onRestored: () => void }) {
   const [entries, setEntries] = useState<HistoryEntry[] | undefined>(undefined);
   const [problem, run] = useProblem();
+  const [compared, setCompared] = useState("");
 
   useEffect(() => {
-    run(appCall<{ history?: HistoryEntry[] }>("GetRobotPartHistory", { id: props.partId }), (answer) => setEntries(answer.history ?? []));
+    run(appCall<{ history?: HistoryEntry[] }>("GetRobotPartHistory", { id: props.partId }), (answer) => (setEntries(answer.history ?? []), setCompared("")));
   }, [props.partId, props.version]);
 
   const restore = (revision: string) => run(cloudCall("RestoreRobotPartRevision", { partId: props.partId, revision }), props.onRestored);
@@ -38,7 +47,7 @@ export function PartHistory(props: { partId: string; version: number; onRestored
             </thead>
             <tbody>
               {entries.map((entry, index) => {
-                const revision = entry.old?.robotConfig?.revision ?? "";
+                const revision = String(entry.old?.robotConfig?.revision ?? "");
                 return (
                   <tr key={revision} data-revision={revision}>
                     <td>{revision}</td>
@@ -48,9 +57,14 @@ export function PartHistory(props: { partId: string; version: number; onRestored
                       {index === 0 ? (
                         "current"
                       ) : (
-                        <button type="button" onClick={() => restore(revision)}>
-                          Restore {revision}
-                        </button>
+                        <>
+                          <button type="button" aria-pressed={compared === revision} onClick={() => setCompared(compared === revision ? "" : revision)}>
+                            Diff {revision}
+                          </button>{" "}
+                          <button type="button" onClick={() => restore(revision)}>
+                            Restore {revision}
+                          </button>
+                        </>
                       )}
                     </td>
                   </tr>
@@ -59,6 +73,15 @@ export function PartHistory(props: { partId: string; version: number; onRestored
             </tbody>
           </table>
         </div>
+      )}
+      {entries !== undefined && compared !== "" && (
+        <SideBySideDiff
+          label={`Revision ${compared} against the current config`}
+          leftTitle={`Revision ${compared}`}
+          rightTitle={`Current (revision ${String(entries[0]?.old?.robotConfig?.revision ?? "")})`}
+          left={configText(entries.find((entry) => String(entry.old?.robotConfig?.revision) === compared))}
+          right={configText(entries[0])}
+        />
       )}
     </section>
   );

@@ -1,9 +1,9 @@
-// One part: its config as it is now (the editor comes with the config validator in the browser),
-// debug logs for it or one of its resources, the versions it installs, a new credentials file,
+// One part: its config in an editor that checks it as svc-server would, debug logs for it or one of its resources, the versions it installs, a new credentials file,
 // its history with restore, and its logs. Reached from the fleet at #/part/<id>.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { DebugLogs } from "./debug-logs.js";
+import { PartConfig } from "./part-config.js";
 import { PartCredentials } from "./part-credentials.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
@@ -48,10 +48,7 @@ export function PartPage(props: { partId: string }) {
             </button>{" "}
             <span role="status">{restart}</span>
           </p>
-          <section aria-label="Config">
-            <h2>Config</h2>
-            <pre class="config">{part.configJson}</pre>
-          </section>
+          <PartConfig key={part.part.lastUpdated} partId={props.partId} configJson={part.configJson} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <DebugLogs partId={props.partId} config={part.config} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartVersions partId={props.partId} config={part.config} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartCredentials partId={props.partId} partName={part.part.name} />

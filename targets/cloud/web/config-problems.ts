@@ -1,0 +1,31 @@
+// What the config validator svc-server runs (core/config) finds in a part's config text, each
+// problem placed on the text where its path is written, as `path: message`. Text that is not JSON
+// has one problem, where the grammar breaks.
+import { parseMachineConfig } from "../../../core/config/index.js";
+import { jsonPlaces, placeOf } from "./json-places.js";
+
+export interface ConfigProblem {
+  from: number;
+  to: number;
+  severity: "error" | "warning";
+  /** `path: message`, or the message alone for the whole document. */
+  message: string;
+}
+
+export function configProblems(text: string): ConfigProblem[] {
+  const { issues } = parseMachineConfig(text);
+  if (issues.length === 0) return [];
+  const { places, fault } = jsonPlaces(text);
+  return issues.map((issue) => {
+    const place = fault !== undefined && issue.path === "" ? { from: fault, to: Math.min(fault + 1, text.length) } : placeOf(places, issue.path);
+    return {
+      from: place?.from ?? 0,
+      to: place?.to ?? Math.min(1, text.length),
+      severity: issue.severity,
+      message: issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`,
+    };
+  });
+}
+
+/** Whether any of `problems` keeps the config from being saved. */
+export const hasErrors = (problems: readonly ConfigProblem[]) => problems.some((p) => p.severity === "error");
