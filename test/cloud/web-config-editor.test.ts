@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMachineConfig } from "../../core/index.js";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { pasteConfig, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
 const ARTIFACTS = "test/artifacts/cloud-web";
@@ -44,23 +44,6 @@ async function partPage(): Promise<Page> {
   return page;
 }
 
-/** Replaces the editor's whole text, as a person selecting all and pasting a config would. */
-async function typeConfig(page: Page, text: string): Promise<void> {
-  const editor = page.getByRole("region", { name: "Config" }).locator(".cm-content");
-  await editor.click();
-  await page.keyboard.press("Control+A");
-  await editor.evaluate((element, pasted) => {
-    // The page's own DataTransfer and ClipboardEvent (the tests' types know no DOM).
-    const page = globalThis as unknown as {
-      DataTransfer: new () => { setData(type: string, value: string): void };
-      ClipboardEvent: new (type: string, init: object) => Event;
-    };
-    const data = new page.DataTransfer();
-    data.setData("text/plain", pasted);
-    element.dispatchEvent(new page.ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text);
-}
-
 const configOf = async (app: Awaited<ReturnType<typeof signedInClient<typeof AppService>>>) =>
   JSON.parse((await app.getRobotPart({ id: rover.cloud.id })).configJson) as { components: { name: string; attributes?: object }[] };
 
@@ -76,7 +59,7 @@ describe("the config editor", () => {
     await expect.poll(() => config.locator(".cm-content").textContent()).toContain('"temp"');
 
     const broken = `{\n  "components": [\n    {\n      "name": "temp",\n      "api": "rdk:component:sensor",\n      "model": "fake",\n      "frame": 7\n    }\n  ]\n}`;
-    await typeConfig(page, broken);
+    await pasteConfig(page, "Config", broken);
     const expected = parseMachineConfig(broken).issues.find((issue) => issue.severity === "error")!;
     expect(expected.path).toBe("components[0].frame");
     const problems = config.getByRole("list", { name: "Config problems" });
@@ -93,11 +76,11 @@ describe("the config editor", () => {
     await page.setViewportSize({ width: 1280, height: 720 });
 
     // Not JSON at all: the place where it breaks.
-    await typeConfig(page, `{\n  "components": [\n    oops\n  ]\n}`);
+    await pasteConfig(page, "Config", `{\n  "components": [\n    oops\n  ]\n}`);
     await expect.poll(() => problems.locator("li.error").first().textContent()).toMatch(/^line 3: is not valid JSON: unexpected "o" at line 3, column 5$/);
 
     const mended = broken.replace(`,\n      "frame": 7`, `,\n      "attributes": { "readings": { "celsius": 21 } }`);
-    await typeConfig(page, mended);
+    await pasteConfig(page, "Config", mended);
     await expect.poll(() => problems.count()).toBe(0);
     await config.getByRole("button", { name: "Save" }).click();
     await expect.poll(async () => (await configOf(app)).components[0]!.attributes).toEqual({ readings: { celsius: 21 } });
@@ -123,7 +106,7 @@ describe("the config editor", () => {
     // Someone else saves while this page is open.
     await app.updateRobotPart({ id: rover.cloud.id, name: "", robotConfig: { components: [{ name: "theirs", api: "rdk:component:sensor", model: "fake" }] } });
 
-    await typeConfig(page, before.replace('"temp"', '"mine"'));
+    await pasteConfig(page, "Config", before.replace('"temp"', '"mine"'));
     await config.getByRole("button", { name: "Save" }).click();
     const conflict = config.locator(".conflict");
     await conflict.waitFor();

@@ -133,6 +133,7 @@ describe("svc.cloud.v1.CloudService", () => {
         "ListReleases",
         "SetChannel",
         "CreatePartCredentials",
+        "ListFragmentUsers",
       ].map((name) => [name, "unary"]),
     ]);
   });

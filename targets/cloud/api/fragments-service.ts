@@ -5,10 +5,11 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
 import { FragmentVisibility, type AppService, type FragmentSchema, type FragmentUsageSchema } from "../../../proto/gen/app/v1/app_pb.js";
 import { requireRole } from "../auth/access.js";
-import { principalName } from "../auth/principal.js";
+import { principalName, type Principal } from "../auth/principal.js";
 import { fragmentLookup } from "../fleet/fragment-lookup.js";
 import { fragmentUsage, type FragmentUsage } from "../fleet/fragment-users.js";
 import { createFragment, deleteFragment, updateFragment } from "../fleet/save-fragment.js";
@@ -16,7 +17,7 @@ import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { findFragment, fragmentRevision, fragmentRevisions, listFragments } from "../storage/fragments-store.js";
 import { newId } from "../storage/secrets.js";
-import type { FragmentsTable } from "../storage/tables.js";
+import type { FragmentsTable, Tables } from "../storage/tables.js";
 import { requireId } from "./app-names.js";
 
 type Config = Record<string, unknown>;
@@ -27,12 +28,7 @@ export function fragmentsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeo
   const organizationName = async (id: string) => (await db.selectFrom("organizations").select("name").where("id", "=", id).executeTakeFirst())?.name ?? "";
   const usageIn = (organizationId: string) => fragmentUsage(db, organizationId, fragmentLookup(db, organizationId));
 
-  /** The fragment, for a caller holding `needed` in its organisation; NotFound alike otherwise. */
-  const reach = async (context: Parameters<typeof callerOf>[0], id: string, needed: "viewer" | "operator") => {
-    const fragment = await findFragment(db, requireId("id", id));
-    await requireRole(db, callerOf(context), fragment?.organization_id, needed, `fragment ${id}`);
-    return fragment!;
-  };
+  const reach = (context: Parameters<typeof callerOf>[0], id: string, needed: "viewer" | "operator") => reachFragment(db, callerOf(context), "id", id, needed);
 
   return {
     async listFragments(request, context) {
@@ -99,6 +95,13 @@ export function fragmentsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeo
       return {};
     },
   };
+}
+
+/** The fragment `id` (the request's `field`), for a caller holding `needed` in its organisation; NotFound alike otherwise. */
+export async function reachFragment(db: Kysely<Tables>, principal: Principal, field: string, id: string, needed: "viewer" | "operator"): Promise<FragmentsTable> {
+  const fragment = await findFragment(db, requireId(field, id));
+  await requireRole(db, principal, fragment?.organization_id, needed, `fragment ${id}`);
+  return fragment!;
 }
 
 function refusePublic(visibility: FragmentVisibility | undefined, isPublic?: boolean): void {

@@ -27,6 +27,7 @@ import { logsDevicePart } from "./logs-device.js";
 import { releasesPart } from "./releases-service.js";
 import { releasesRoute } from "./releases-route.js";
 import { sessionRoutes } from "./session-routes.js";
+import { fragmentUsersPart } from "./fragment-users.js";
 import { partCredentialsPart } from "./part-credentials.js";
 import { setupRoutes } from "./setup-routes.js";
 import { webAppRoutes } from "./web-app-routes.js";
@@ -46,7 +47,7 @@ function robotServiceParts(cloud: CloudContext): Part<typeof RobotService>[] {
 
 /** The parts of svc's own CloudService. */
 function cloudServiceParts(cloud: CloudContext): Part<typeof CloudService>[] {
-  return [deviceWatchPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud)];
+  return [deviceWatchPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud)];
 }
 
 export function registerApi(router: ConnectRouter, cloud: CloudContext): void {

@@ -63,8 +63,8 @@ export async function fragmentsListing(db: Kysely<Tables>, organizationId: strin
   return all.filter((f) => f.id !== fragmentId && listedIn(JSON.parse(f.config) as Record<string, unknown>).includes(fragmentId)).map((f) => ({ id: f.id, name: f.name }));
 }
 
-// A config whose list is malformed uses nothing yet: its own save is what refuses it.
-function listedIn(config: Record<string, unknown>): string[] {
+/** The fragments a config lists itself. A config whose list is malformed uses nothing yet: its own save is what refuses it. */
+export function listedIn(config: Record<string, unknown>): string[] {
   try {
     return readFragmentIds(config.fragments, "");
   } catch {

@@ -27,5 +27,13 @@ export function configProblems(text: string): ConfigProblem[] {
   });
 }
 
+/** A fragment's problems: a config's, and `cloud`, which svc-cloud fills in for each machine itself. */
+export function fragmentProblems(text: string): ConfigProblem[] {
+  const problems = configProblems(text);
+  const cloud = jsonPlaces(text).places.get("cloud");
+  if (cloud) problems.push({ ...cloud, severity: "error", message: "cloud: a fragment cannot set cloud: each machine's own credentials are filled in by svc-cloud" });
+  return problems;
+}
+
 /** Whether any of `problems` keeps the config from being saved. */
 export const hasErrors = (problems: readonly ConfigProblem[]) => problems.some((p) => p.severity === "error");

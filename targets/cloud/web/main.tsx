@@ -1,20 +1,34 @@
 // svc-cloud's web app: signed out it is the sign-in form (or an invitation's, #/invite/<token>);
-// signed in, the fleet, one part's page (#/part/<id>) or the people (#/people). The session lives in an HttpOnly cookie, so the page itself holds no credential.
+// signed in, the fleet, one part's page (#/part/<id>), the fragments (#/fragments) and one
+// fragment's page (#/fragment/<id>), or the people (#/people). The session lives in an HttpOnly cookie, so the page itself holds no credential.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { currentSession, setupNeeded, signOut, type SignedIn } from "./api.js";
 import { AcceptInvitation } from "./accept-invitation.js";
 import { Fleet } from "./fleet.js";
+import { FragmentPage } from "./fragment-page.js";
+import { Fragments } from "./fragments.js";
 import { PartPage } from "./part-page.js";
 import { People } from "./people.js";
 import { SignIn } from "./sign-in.js";
 import { Problem } from "./problem.js";
 
-/** What a location's hash names: a part's page, an invitation, the people, or (anything else) the fleet. */
-function routeOf(hash: string): { page: "part" | "invite" | "people" | "fleet"; id?: string } {
-  const match = /^#\/(part|invite)\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
-  if (match) return { page: match[1] as "part" | "invite", id: match[2] };
-  return { page: hash === "#/people" ? "people" : "fleet" };
+type Page = "part" | "fragment" | "invite" | "people" | "fragments" | "fleet";
+
+/** What a location's hash names: a part's or fragment's page, an invitation, the people, the fragments, or (anything else) the fleet. */
+function routeOf(hash: string): { page: Page; id?: string } {
+  const match = /^#\/(part|fragment|invite)\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
+  if (match) return { page: match[1] as Page, id: match[2] };
+  return { page: hash === "#/people" ? "people" : hash === "#/fragments" ? "fragments" : "fleet" };
+}
+
+function PageOf(props: { route: { page: Page; id?: string } }) {
+  const { page, id } = props.route;
+  if (page === "part") return <PartPage partId={id!} />;
+  if (page === "fragment") return <FragmentPage fragmentId={id!} />;
+  if (page === "people") return <People />;
+  if (page === "fragments") return <Fragments />;
+  return <Fleet />;
 }
 
 function useHash(): string {
@@ -51,13 +65,16 @@ function App() {
       <header>
         <strong>svc-cloud</strong>
         <a href="#/">Fleet</a>
+        <a href="#/fragments">Fragments</a>
         <a href="#/people">People</a>
         <span class="who">{who.email}</span>
         <button type="button" onClick={leave}>
           Sign out
         </button>
       </header>
-      <main>{route.page === "part" ? <PartPage partId={route.id!} /> : route.page === "people" ? <People /> : <Fleet />}</main>
+      <main>
+        <PageOf route={route} />
+      </main>
     </>
   );
 }

@@ -3,7 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { DebugLogs } from "./debug-logs.js";
-import { PartConfig } from "./part-config.js";
+import { ConfigEdit } from "./config-edit.js";
+import { configProblems } from "./config-problems.js";
 import { PartCredentials } from "./part-credentials.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
@@ -48,7 +49,18 @@ export function PartPage(props: { partId: string }) {
             </button>{" "}
             <span role="status">{restart}</span>
           </p>
-          <PartConfig key={part.part.lastUpdated} partId={props.partId} configJson={part.configJson} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
+          <ConfigEdit
+            key={part.part.lastUpdated}
+            label="Config"
+            configJson={part.configJson}
+            lastUpdated={part.part.lastUpdated}
+            check={configProblems}
+            save={(config, basedOn) => appCall("UpdateRobotPart", { id: props.partId, name: "", robotConfig: config, lastKnownUpdate: basedOn })}
+            saved={() =>
+              appCall<{ configJson: string; part: RobotPart }>("GetRobotPart", { id: props.partId }).then((now) => ({ configJson: now.configJson, lastUpdated: now.part.lastUpdated }))
+            }
+            onSaved={() => setVersion(version + 1)}
+          />
           <DebugLogs partId={props.partId} config={part.config} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartVersions partId={props.partId} config={part.config} lastUpdated={part.part.lastUpdated} onSaved={() => setVersion(version + 1)} />
           <PartCredentials partId={props.partId} partName={part.part.name} />

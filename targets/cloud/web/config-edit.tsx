@@ -1,13 +1,13 @@
-// A part's own config, edited as JSON with the validator svc-server runs checking it as the person
-// types (each problem on its line, and listed as `line N: path: message`), or added to through a
-// form (a component of a known API and model, its attributes from the model's schema). Saving
-// makes a new revision based on the one shown, which the machine is told of at once. When someone
-// saved in between, nothing is overwritten: the page shows what they saved beside this edit, and
-// the person saves theirs over it or takes the saved one.
+// A config (a part's own, or a fragment) edited as JSON with the validator svc-server runs checking
+// it as the person types (each problem on its line, and listed as `line N: path: message`), or
+// added to through a form (a component of a known API and model, its attributes from the model's
+// schema). Saving makes a new revision based on the one shown, which machines are told of at once.
+// When someone saved in between, nothing is overwritten: the page shows what they saved beside this
+// edit, and the person saves theirs over it or takes the saved one.
 import { useState } from "preact/hooks";
-import { ApiError, appCall } from "./api.js";
+import { ApiError } from "./api.js";
 import { AddComponent } from "./add-component.js";
-import { configProblems, hasErrors } from "./config-problems.js";
+import { hasErrors, type ConfigProblem } from "./config-problems.js";
 import { JsonEditor, type PlacedProblem } from "./json-editor.js";
 import { Problem, useProblem } from "./problem.js";
 import { SideBySideDiff } from "./side-by-side-diff.js";
@@ -18,7 +18,21 @@ interface Conflict {
   lastUpdated: string;
 }
 
-export function PartConfig(props: { partId: string; configJson: string; lastUpdated: string; onSaved: () => void }) {
+export interface ConfigEditProps {
+  /** The region's name and heading. */
+  label: string;
+  /** The config as saved, and when. */
+  configJson: string;
+  lastUpdated: string;
+  check: (text: string) => ConfigProblem[];
+  /** Saves `config` as an edit of the config saved at `basedOn`. */
+  save: (config: object, basedOn: string) => Promise<unknown>;
+  /** The config as saved now, for a conflict. */
+  saved: () => Promise<{ configJson: string; lastUpdated: string }>;
+  onSaved: () => void;
+}
+
+export function ConfigEdit(props: ConfigEditProps) {
   const [text, setText] = useState(props.configJson);
   // Moves when the form rewrites the text: the editor is made again with it.
   const [rewrites, setRewrites] = useState(0);
@@ -32,18 +46,15 @@ export function PartConfig(props: { partId: string; configJson: string; lastUpda
 
   const save = (basedOn: string) => {
     // The editor checks a moment after typing stops; a save made sooner is checked here.
-    const errors = configProblems(text).filter((p) => p.severity === "error");
+    const errors = props.check(text).filter((p) => p.severity === "error");
     if (errors.length > 0) return setProblem(`Fix the errors to save: ${errors[0]!.message}`);
     setBusy(true);
-    const saved = appCall("UpdateRobotPart", { id: props.partId, name: "", robotConfig: JSON.parse(text) as object, lastKnownUpdate: basedOn });
-    saved.then(
+    props.save(JSON.parse(text) as object, basedOn).then(
       () => (setBusy(false), setConflict(undefined), props.onSaved()),
       (thrown: Error) => {
         setBusy(false);
         if (!(thrown instanceof ApiError && thrown.code === "aborted")) return setProblem(thrown.message);
-        run(appCall<{ configJson: string; part: { lastUpdated: string } }>("GetRobotPart", { id: props.partId }), (now) =>
-          setConflict({ saved: now.configJson, lastUpdated: now.part.lastUpdated }),
-        );
+        run(props.saved(), (now) => setConflict({ saved: now.configJson, lastUpdated: now.lastUpdated }));
       },
     );
   };
@@ -54,9 +65,9 @@ export function PartConfig(props: { partId: string; configJson: string; lastUpda
   };
 
   return (
-    <section aria-label="Config">
-      <h2>Config</h2>
-      <JsonEditor key={rewrites} label="Config" text={text} check={configProblems} onText={setText} onProblems={setProblems} />
+    <section aria-label={props.label}>
+      <h2>{props.label}</h2>
+      <JsonEditor key={rewrites} label={props.label} text={text} check={props.check} onText={setText} onProblems={setProblems} />
       {problems.length > 0 && (
         <ul class="config-problems" aria-label="Config problems">
           {problems.map((p, index) => (
@@ -80,7 +91,7 @@ export function PartConfig(props: { partId: string; configJson: string; lastUpda
       </p>
       {conflict && (
         <div class="conflict" role="alert">
-          <p>Someone saved this part's config after you started editing. Their config is on the left, yours on the right.</p>
+          <p>Someone saved this config after you started editing. Theirs is on the left, yours on the right.</p>
           <SideBySideDiff label="Conflict" leftTitle="Saved meanwhile" rightTitle="Yours" left={conflict.saved} right={text} />
           <button type="button" disabled={busy} onClick={() => save(conflict.lastUpdated)}>
             Save mine over theirs
