@@ -69,7 +69,9 @@ describe("the web app", () => {
     expect(await fleet.getByRole("cell", { name: "arm-7", exact: true }).count()).toBe(1);
     expect(await page.locator("header .who").textContent()).toBe(OWNER.email);
     await shot(page, "2-fleet");
+    // On a phone's width nothing runs off the side of the page.
     await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(390);
     await shot(page, "2-fleet-phone");
     await page.setViewportSize({ width: 1280, height: 720 });
 
@@ -102,16 +104,16 @@ describe("the web app", () => {
     const history = page.getByRole("region", { name: "History" });
     await expect.poll(() => history.locator("tbody tr").count()).toBe(2);
     const logs = page.getByRole("region", { name: "Logs" });
-    await expect.poll(() => logs.locator("tbody tr").count()).toBe(3);
-    expect(await logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready", "motor stalled", "motor started"]);
+    await expect.poll(() => logs.locator("table.logs tbody tr").count()).toBe(3);
+    expect(await logs.locator("table.logs tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready", "motor stalled", "motor started"]);
     await shot(page, "4-part");
 
     await page.getByLabel("Level").selectOption("error");
-    await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["motor stalled"]);
+    await expect.poll(() => logs.locator("table.logs tbody tr td:nth-child(4)").allTextContents()).toEqual(["motor stalled"]);
     await page.getByLabel("Level").selectOption("debug");
     await page.getByLabel("Filter logs").fill("sensor");
     await page.getByLabel("Filter logs").press("Enter");
-    await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready"]);
+    await expect.poll(() => logs.locator("table.logs tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready"]);
 
     // A new credentials file, downloaded, is a working credential of this very part.
     await page.getByRole("button", { name: "New credentials file" }).click();

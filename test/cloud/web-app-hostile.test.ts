@@ -82,7 +82,7 @@ describe("the web app against hostile pages and content", () => {
     const page = await signedInPage();
     await page.getByRole("link", { name: "rover-main" }).click();
     const logs = page.getByRole("region", { name: "Logs" });
-    await expect.poll(() => logs.locator("tbody tr td:nth-child(4)").allTextContents()).toEqual([MARKUP]);
+    await expect.poll(() => logs.locator("table.logs tbody tr td:nth-child(4)").allTextContents()).toEqual([MARKUP]);
     const editor = page.getByRole("region", { name: "Config" }).locator(".cm-content");
     await expect.poll(() => editor.textContent()).toContain(JSON.stringify(MARKUP));
     // The history's diff shows it as text as well.

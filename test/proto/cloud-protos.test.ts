@@ -134,6 +134,7 @@ describe("svc.cloud.v1.CloudService", () => {
         "SetChannel",
         "CreatePartCredentials",
         "ListFragmentUsers",
+        "GetLogVolume",
       ].map((name) => [name, "unary"]),
     ]);
   });

@@ -7,7 +7,8 @@
 // that can hold an entry older than the page's start, keeping the best `limit` entries that match,
 // and stopping once no chunk left can hold a newer one. Entries are ordered by time, then by the
 // chunk they came in, then by their place in it. A walk yields the thread between reads and ends
-// when its call does.
+// when its call does. The same walk counts a part's entries by level over a time range (the web
+// app's chart of log volume).
 import { sql, type Kysely } from "kysely";
 import { chunksWithin, eachChunkEntry, encodeChunk, MAX_CHUNK_SPAN_MS, ownBytes, summaryOf, type ChunkEntry } from "./log-chunk.js";
 import { preparedQuery, type Value } from "./prepared-query.js";
@@ -107,42 +108,89 @@ export async function queryLogs(db: Kysely<Tables>, query: LogQuery): Promise<St
   const endMs = query.endMs ?? NEWEST;
   const upperMs = Math.min(endMs, before?.time ?? NEWEST);
   let found: StoredLog[] = [];
+  await walkChunks(db, { ...query, mask, startMs, upperMs }, (chunk, lastTime, body) => {
+    // Nothing in this chunk or any after it is newer than the page's oldest entry.
+    if (found.length >= limit && found[limit - 1]!.time > lastTime) return false;
+    eachChunkEntry(body, (time, level, index, start, end) => {
+      if ((mask & (1 << level)) === 0 || time < startMs || time > endMs) return;
+      const entry = { time, level, chunk, index, bytes: body.subarray(start, end) };
+      if (before !== undefined && newerFirst(before, entry) >= 0) return;
+      // Copied: a view would keep its chunk's whole body while the walk goes on.
+      if (matches === undefined || matches(entry.bytes)) found.push({ ...entry, bytes: ownBytes(entry.bytes) });
+    });
+    // Kept in order only once there is a page's worth: the check above reads its oldest.
+    if (found.length >= limit) found = newestOf(found, limit);
+    return true;
+  });
+  return newestOf(found, limit);
+}
+
+export interface VolumeQuery {
+  partId: string;
+  /** Inclusive start and exclusive end, ms; cut into `buckets` spans of equal length. */
+  startMs: number;
+  endMs: number;
+  buckets: number;
+  signal?: AbortSignal;
+  turn?: () => Promise<void>;
+}
+
+/** How many entries of each level (LOG_LEVELS' order) a part logged in each span of the range, oldest span first. */
+export async function logVolume(db: Kysely<Tables>, query: VolumeQuery): Promise<number[][]> {
+  const { startMs, endMs, buckets } = query;
+  const width = (endMs - startMs) / buckets;
+  const counts = Array.from({ length: buckets }, () => [0, 0, 0, 0, 0, 0, 0]);
+  await walkChunks(db, { ...query, mask: ALL_LEVELS, upperMs: endMs - 1 }, (_chunk, _lastTime, body) => {
+    eachChunkEntry(body, (time, level) => {
+      if (time < startMs || time >= endMs) return;
+      const row = counts[Math.min(buckets - 1, Math.floor((time - startMs) / width))]!;
+      row[level] = (row[level] ?? 0) + 1;
+    });
+    return true;
+  });
+  return counts;
+}
+
+interface ChunkWalk {
+  partId: string;
+  /** Chunks holding none of these levels (a bit per level) are not read. */
+  mask: number;
+  /** Entries' times of interest, inclusive. */
+  startMs: number;
+  upperMs: number;
+  signal?: AbortSignal;
+  turn?: () => Promise<void>;
+}
+
+/**
+ * Reads a part's chunks that may hold entries between startMs and upperMs, newest first, handing
+ * each to `visit` until it answers false. A long walk (a filter few entries match, far back, or a
+ * month's volume) lets every other call have its turn now and then, rather than holding the one
+ * thread until it ends; a short one (a newest page) ends before its first turn comes.
+ */
+async function walkChunks(db: Kysely<Tables>, walk: ChunkWalk, visit: (chunk: number, lastTime: number, body: Uint8Array) => boolean): Promise<void> {
   // Since the last turn other calls had.
   let chunksWalked = 0;
   let bytesWalked = 0;
   // No chunk spans more than MAX_CHUNK_SPAN_MS: one whose newest entry is further past the upper
-  // bound holds nothing for this page, so the walk starts there rather than at the newest.
-  let after = { time: upperMs >= NEWEST - MAX_CHUNK_SPAN_MS ? NEWEST : upperMs + MAX_CHUNK_SPAN_MS + 1, id: NEWEST };
+  // bound holds nothing, so the walk starts there rather than at the newest.
+  let after = { time: walk.upperMs >= NEWEST - MAX_CHUNK_SPAN_MS ? NEWEST : walk.upperMs + MAX_CHUNK_SPAN_MS + 1, id: NEWEST };
   for (;;) {
-    const rows = await chunksNewestFirst.all(db, query.partId, mask, startMs, upperMs, after.time, after.id, CHUNKS_READ);
+    const rows = await chunksNewestFirst.all(db, walk.partId, walk.mask, walk.startMs, walk.upperMs, after.time, after.id, CHUNKS_READ);
     for (const row of rows) {
       const lastTime = Number(row.last_time);
-      // Nothing in this chunk or any after it is newer than the page's oldest entry.
-      if (found.length >= limit && found[limit - 1]!.time > lastTime) return newestOf(found, limit);
       const chunk = Number(row.id);
-      const body = row.body;
+      if (!visit(chunk, lastTime, row.body)) return;
       chunksWalked += 1;
-      bytesWalked += body.length;
-      eachChunkEntry(body, (time, level, index, start, end) => {
-        if ((mask & (1 << level)) === 0 || time < startMs || time > endMs) return;
-        const entry = { time, level, chunk, index, bytes: body.subarray(start, end) };
-        if (before !== undefined && newerFirst(before, entry) >= 0) return;
-        // Copied: a view would keep its chunk's whole body while the walk goes on.
-        if (matches === undefined || matches(entry.bytes)) found.push({ ...entry, bytes: ownBytes(entry.bytes) });
-      });
-      // Kept in order only once there is a page's worth: the check above reads its oldest.
-      if (found.length >= limit) found = newestOf(found, limit);
+      bytesWalked += row.body.length;
       after = { time: lastTime, id: chunk };
-      // A long walk (a filter few entries match, far back) lets every other call have its turn
-      // now and then, rather than holding the one thread until it ends; a short one (a newest
-      // page) ends before its first turn comes.
       if (chunksWalked >= CHUNKS_BETWEEN_TURNS || bytesWalked >= BYTES_BETWEEN_TURNS) {
         chunksWalked = bytesWalked = 0;
-        query.signal?.throwIfAborted();
-        await query.turn?.();
+        walk.signal?.throwIfAborted();
+        await walk.turn?.();
       }
     }
-    if (rows.length < CHUNKS_READ) return newestOf(found, limit);
+    if (rows.length < CHUNKS_READ) return;
   }
 }
 

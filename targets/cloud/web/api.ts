@@ -75,3 +75,51 @@ export function appCall<T>(method: string, request: object): Promise<T> {
 export function cloudCall<T>(method: string, request: object): Promise<T> {
   return unary<T>("svc.cloud.v1.CloudService", method, request);
 }
+
+/** The frame of one Connect streaming message: a flags byte, its length, then JSON. */
+function frame(message: object): Uint8Array<ArrayBuffer> {
+  const body = new TextEncoder().encode(JSON.stringify(message));
+  const framed = new Uint8Array(5 + body.length);
+  new DataView(framed.buffer).setUint32(1, body.length);
+  framed.set(body, 5);
+  return framed;
+}
+
+/**
+ * A server-streaming call of `service` over the Connect protocol, each message handed to
+ * `onMessage` as it comes, until the stream ends (resolves), fails (rejects with the server's
+ * error) or `signal` aborts.
+ */
+export async function serverStream<T>(service: string, method: string, request: object, onMessage: (message: T) => void, signal: AbortSignal): Promise<void> {
+  const res = await fetch(`/${service}/${method}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/connect+json", "connect-protocol-version": "1" },
+    body: frame(request),
+    signal,
+  });
+  if (!res.ok || res.body === null) return answerOf(res);
+  const reader = res.body.getReader();
+  let held = new Uint8Array(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new ApiError(0, "the stream ended before its last message");
+    const joined = new Uint8Array(held.length + value.length);
+    joined.set(held);
+    joined.set(value, held.length);
+    held = joined;
+    while (held.length >= 5) {
+      const length = new DataView(held.buffer, held.byteOffset).getUint32(1);
+      if (held.length < 5 + length) break;
+      const flags = held[0]!;
+      const message = JSON.parse(new TextDecoder().decode(held.subarray(5, 5 + length))) as T & { error?: { code?: string; message?: string } };
+      held = held.subarray(5 + length);
+      // The end of the stream: its error, when it failed.
+      if (flags & 2) {
+        if (message.error) throw new ApiError(0, message.error.message ?? message.error.code ?? "the stream failed", message.error.code);
+        return;
+      }
+      onMessage(message);
+    }
+  }
+}

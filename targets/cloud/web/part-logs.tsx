@@ -1,7 +1,10 @@
-// A part's logs, newest first: by level (at least the one chosen), by text, and back through
-// older pages as far as they are kept (30 days).
+// A part's logs, newest first: by level (at least the one chosen), by text and by time range, back
+// through older pages as far as they are kept (30 days); a chart of how much it logged by level
+// over the range (the last day when none is chosen; a bar's click narrows to its span); and "Live",
+// which adds new entries at the top as the machine sends them.
 import { useEffect, useState } from "preact/hooks";
-import { appCall } from "./api.js";
+import { appCall, cloudCall, serverStream } from "./api.js";
+import { LogVolumeChart, type Volume } from "./log-volume-chart.js";
 import { Problem } from "./problem.js";
 
 interface LogEntry {
@@ -15,21 +18,50 @@ interface LogEntry {
 // the first four, each with everything more severe.
 const ALL_LEVELS = ["debug", "info", "warn", "error", "dpanic", "panic", "fatal"];
 const LEVELS = ALL_LEVELS.slice(0, 4);
+const DAY_MS = 24 * 60 * 60_000;
+/** Entries the live tail keeps on the page, newest first. */
+const LIVE_KEPT = 1000;
 
 /** The levels at least as severe as `least`; none named (every level) for the least of all. */
 function levelsFrom(least: string): string[] {
   return least === ALL_LEVELS[0] ? [] : ALL_LEVELS.slice(ALL_LEVELS.indexOf(least));
 }
 
+interface Range {
+  startMs?: number;
+  endMs?: number;
+}
+
+/** A datetime-local input's value (local time, to the minute) for `ms`, or "" for none. */
+function localInput(ms: number | undefined): string {
+  if (ms === undefined) return "";
+  const at = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return at.toISOString().slice(0, 16);
+}
+
+const msOfInput = (value: string) => (value === "" ? undefined : new Date(value).getTime());
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
 export function PartLogs(props: { partId: string }) {
   const [least, setLeast] = useState("debug");
   const [filter, setFilter] = useState("");
+  const [range, setRange] = useState<Range>({});
   const [entries, setEntries] = useState<LogEntry[]>([]);
   const [next, setNext] = useState("");
   const [problem, setProblem] = useState("");
+  const [live, setLive] = useState(false);
+  const [volume, setVolume] = useState<{ volume: Volume; endMs: number } | undefined>(undefined);
 
   const load = (pageToken: string, kept: LogEntry[]) =>
-    appCall<{ logs?: LogEntry[]; nextPageToken?: string }>("GetRobotPartLogs", { id: props.partId, levels: levelsFrom(least), filter, pageToken, limit: 100 }).then(
+    appCall<{ logs?: LogEntry[]; nextPageToken?: string }>("GetRobotPartLogs", {
+      id: props.partId,
+      levels: levelsFrom(least),
+      filter,
+      pageToken,
+      limit: 100,
+      start: iso(range.startMs),
+      end: iso(range.endMs),
+    }).then(
       (answer) => {
         setEntries([...kept, ...(answer.logs ?? [])]);
         setNext(answer.nextPageToken ?? "");
@@ -40,7 +72,34 @@ export function PartLogs(props: { partId: string }) {
 
   useEffect(() => {
     void load("", []);
-  }, [props.partId, least, filter]);
+    const endMs = range.endMs ?? Date.now();
+    const startMs = range.startMs ?? Math.max(endMs - DAY_MS, 0);
+    if (startMs >= endMs) return;
+    cloudCall<Volume>("GetLogVolume", { partId: props.partId, start: iso(startMs), end: iso(endMs), buckets: 48 }).then(
+      (answer) => setVolume({ volume: { levels: answer.levels ?? [], buckets: answer.buckets ?? [] }, endMs }),
+      (thrown: Error) => setProblem(thrown.message),
+    );
+  }, [props.partId, least, filter, range]);
+
+  // Live: new entries as the machine sends them, those at the chosen level or above.
+  useEffect(() => {
+    if (!live) return;
+    const stop = new AbortController();
+    const wanted = new Set(levelsFrom(least));
+    const arrived = (answer: { logs?: LogEntry[] }) => {
+      const shown = (answer.logs ?? []).filter((entry) => wanted.size === 0 || wanted.has(entry.level ?? ""));
+      if (shown.length > 0) setEntries((now) => [...shown.reverse(), ...now].slice(0, LIVE_KEPT));
+    };
+    serverStream("viam.app.v1.AppService", "TailRobotPartLogs", { id: props.partId, filter }, arrived, stop.signal).then(
+      () => setLive(false),
+      (thrown: Error) => {
+        if (stop.signal.aborted) return;
+        setProblem(`The live tail stopped: ${thrown.message}`);
+        setLive(false);
+      },
+    );
+    return () => stop.abort();
+  }, [live, props.partId, least, filter]);
 
   return (
     <section aria-label="Logs">
@@ -62,7 +121,24 @@ export function PartLogs(props: { partId: string }) {
         >
           <input name="filter" type="search" placeholder="Filter logs (Enter)" aria-label="Filter logs" />
         </form>
+        <label>
+          From
+          <input type="datetime-local" value={localInput(range.startMs)} onChange={(e) => setRange({ ...range, startMs: msOfInput((e.currentTarget as HTMLInputElement).value) })} />
+        </label>
+        <label>
+          To
+          <input type="datetime-local" value={localInput(range.endMs)} onChange={(e) => setRange({ ...range, endMs: msOfInput((e.currentTarget as HTMLInputElement).value) })} />
+        </label>
+        {(range.startMs !== undefined || range.endMs !== undefined) && (
+          <button type="button" onClick={() => setRange({})}>
+            Any time
+          </button>
+        )}
+        <button type="button" aria-pressed={live} disabled={range.endMs !== undefined} onClick={() => setLive(!live)}>
+          {live ? "Stop live" : "Live"}
+        </button>
       </div>
+      {volume && <LogVolumeChart volume={volume.volume} endMs={volume.endMs} onPick={(startMs, endMs) => (setLive(false), setRange({ startMs, endMs }))} />}
       <Problem text={problem} />
       <div class="scroll">
         <table class="logs">
@@ -79,7 +155,7 @@ export function PartLogs(props: { partId: string }) {
         </table>
       </div>
       {entries.length === 0 && <p>No logs.</p>}
-      {next !== "" && (
+      {next !== "" && !live && (
         <button type="button" onClick={() => load(next, entries)}>
           Older
         </button>
