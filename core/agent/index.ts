@@ -7,6 +7,7 @@ export type { AgentLayer, MergedAgentSettings } from "./agent-layers.js";
 export { parseSemver, isSemver, compareSemver, compareVersionTexts } from "./semver.js";
 export type { SemVer } from "./semver.js";
 export { classifyVersionSpec, CHANNELS } from "./version-spec.js";
+export { withVersionControl, type VersionControlKey } from "./version-control.js";
 export type { Channel, ClassifiedVersionSpec } from "./version-spec.js";
 export { resolveUrlReference } from "./resolve-url.js";
 export { parseReleaseIndex, resolveRelease, RELEASE_PRODUCTS } from "./release-index.js";

@@ -135,6 +135,8 @@ describe("svc.cloud.v1.CloudService", () => {
         "CreatePartCredentials",
         "ListFragmentUsers",
         "GetLogVolume",
+        "GetLocationVersions",
+        "SetLocationVersions",
       ].map((name) => [name, "unary"]),
     ]);
   });

@@ -72,7 +72,7 @@ function partSummary(part: PartsTable, fragments: string[], now: number): Messag
 }
 
 /** The string versions a part reported; whatever else the column holds is left out. */
-function reportedVersions(json: string | null): { server?: string; agent?: string; os?: string; platform?: string } {
+export function reportedVersions(json: string | null): { server?: string; agent?: string; os?: string; platform?: string } {
   if (json === null) return {};
   let data: unknown;
   try {

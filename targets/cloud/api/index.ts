@@ -28,6 +28,7 @@ import { releasesPart } from "./releases-service.js";
 import { releasesRoute } from "./releases-route.js";
 import { sessionRoutes } from "./session-routes.js";
 import { fragmentUsersPart } from "./fragment-users.js";
+import { locationVersionsPart } from "./location-versions.js";
 import { logVolumePart } from "./log-volume.js";
 import { partCredentialsPart } from "./part-credentials.js";
 import { setupRoutes } from "./setup-routes.js";
@@ -48,7 +49,7 @@ function robotServiceParts(cloud: CloudContext): Part<typeof RobotService>[] {
 
 /** The parts of svc's own CloudService. */
 function cloudServiceParts(cloud: CloudContext): Part<typeof CloudService>[] {
-  return [deviceWatchPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud), logVolumePart(cloud)];
+  return [deviceWatchPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud), logVolumePart(cloud), locationVersionsPart(cloud)];
 }
 
 export function registerApi(router: ConnectRouter, cloud: CloudContext): void {

@@ -3,6 +3,7 @@
 // URL), saved as a new revision based on the one shown. The versions svc-cloud holds releases of
 // are offered; svc-cloud checks what is saved.
 import { useEffect, useState } from "preact/hooks";
+import { withVersionControl } from "../../../core/agent/version-control.js";
 import { appCall, cloudCall } from "./api.js";
 import { Problem, useProblem } from "./problem.js";
 
@@ -35,16 +36,8 @@ export function PartVersions(props: { partId: string; config: Config; lastUpdate
   const save = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const versionControl = versionControlOf(props.config);
-    for (const { key } of PRODUCTS) {
-      const spec = String(form.get(key) ?? "").trim();
-      if (spec === "" || spec === "stable") delete versionControl[key];
-      else versionControl[key] = spec;
-    }
-    const { version_control: _old, ...agent } = (props.config.agent ?? {}) as Record<string, unknown>;
-    const nextAgent = Object.keys(versionControl).length > 0 ? { ...agent, version_control: versionControl } : agent;
-    const { agent: _agent, ...rest } = props.config;
-    const config = Object.keys(nextAgent).length > 0 ? { ...rest, agent: nextAgent } : rest;
+    const specs = Object.fromEntries(PRODUCTS.map(({ key }) => [key, String(form.get(key) ?? "")]));
+    const config = withVersionControl(props.config, specs);
     run(appCall("UpdateRobotPart", { id: props.partId, name: "", robotConfig: config, lastKnownUpdate: props.lastUpdated }), props.onSaved);
   };
 
