@@ -4,7 +4,7 @@
 // the same person can. Screenshots in test/artifacts/cloud-web/.
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { pasteConfig, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
 
 const ARTIFACTS = "test/artifacts/cloud-web";
@@ -51,6 +51,10 @@ describe("people in the web app", () => {
     await viewer.getByRole("link", { name: "rover-main" }).click();
     await viewer.getByRole("button", { name: "Restart" }).click();
     await expect.poll(() => viewer.getByRole("alert").textContent()).toMatch(/needs the operator role \(the caller is viewer\)/);
+    // The editor lets a viewer try; svc-cloud refuses the save and the config stays as it was.
+    await pasteConfig(viewer, "Config", JSON.stringify({ debug: true }));
+    await viewer.getByRole("region", { name: "Config" }).getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => viewer.getByRole("region", { name: "Config" }).getByRole("alert").textContent()).toMatch(/needs the operator role \(the caller is viewer\)/);
     await viewer.screenshot({ path: `${ARTIFACTS}/7-viewer-refused.png`, fullPage: true });
 
     await owner.reload();
@@ -59,7 +63,8 @@ describe("people in the web app", () => {
 
     await viewer.reload();
     await viewer.getByRole("button", { name: "Restart" }).click();
-    await expect.poll(() => viewer.getByRole("status").textContent()).toMatch(/^Restart requested/);
+    const restartStatus = viewer.locator("p", { has: viewer.getByRole("button", { name: "Restart" }) }).getByRole("status");
+    await expect.poll(() => restartStatus.textContent()).toMatch(/^Restart requested/);
 
     // The link was for one person, once.
     const again = await (await browser.newContext()).newPage();

@@ -1,8 +1,10 @@
 // The fleet: every organisation the person belongs to, its locations, machines and parts, each
 // part with its online state, when it was last seen and the svc-server and svc-agent versions it
-// reports; filtered as one types (by any of those names), refreshed every ten seconds.
+// reports; filtered as one types (by any of those names), refreshed every ten seconds; and a new
+// machine made by name.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
+import { NewMachine } from "./new-machine.js";
 import { Problem } from "./problem.js";
 
 interface Version {
@@ -124,7 +126,8 @@ export function Fleet() {
           </table>
         </div>
       )}
-      {rows !== undefined && shown.length === 0 && <p>{rows.length === 0 ? "No machines yet: svc-cloud machine create --name NAME makes one." : "No machine matches the filter."}</p>}
+      {rows !== undefined && shown.length === 0 && <p>{rows.length === 0 ? "No machines yet: make one below (or with svc-cloud machine create --name NAME)." : "No machine matches the filter."}</p>}
+      <NewMachine />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // svc-cloud's web app: signed out it is the sign-in form (or an invitation's, #/invite/<token>);
 // signed in, the fleet, one part's page (#/part/<id>), the fragments (#/fragments) and one
-// fragment's page (#/fragment/<id>), the versions of each location (#/versions), or the people
-// (#/people). The session lives in an HttpOnly cookie, so the page itself holds no credential.
+// fragment's page (#/fragment/<id>), the versions of each location (#/versions), the people
+// (#/people), or the API keys (#/keys). The session lives in an HttpOnly cookie, so the page itself holds no credential.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { currentSession, setupNeeded, signOut, type SignedIn } from "./api.js";
@@ -9,19 +9,20 @@ import { AcceptInvitation } from "./accept-invitation.js";
 import { Fleet } from "./fleet.js";
 import { FragmentPage } from "./fragment-page.js";
 import { Fragments } from "./fragments.js";
+import { Keys } from "./keys.js";
 import { PartPage } from "./part-page.js";
 import { People } from "./people.js";
 import { SignIn } from "./sign-in.js";
 import { Versions } from "./versions.js";
 import { Problem } from "./problem.js";
 
-type Page = "part" | "fragment" | "invite" | "people" | "fragments" | "versions" | "fleet";
+type Page = "part" | "fragment" | "invite" | "people" | "fragments" | "versions" | "keys" | "fleet";
 
 /** What a location's hash names: a part's or fragment's page, an invitation, the people, the fragments, or (anything else) the fleet. */
 function routeOf(hash: string): { page: Page; id?: string } {
   const match = /^#\/(part|fragment|invite)\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
   if (match) return { page: match[1] as Page, id: match[2] };
-  const named = /^#\/(people|fragments|versions)$/.exec(hash);
+  const named = /^#\/(people|fragments|versions|keys)$/.exec(hash);
   return { page: named ? (named[1] as Page) : "fleet" };
 }
 
@@ -32,6 +33,7 @@ function PageOf(props: { route: { page: Page; id?: string } }) {
   if (page === "people") return <People />;
   if (page === "fragments") return <Fragments />;
   if (page === "versions") return <Versions />;
+  if (page === "keys") return <Keys />;
   return <Fleet />;
 }
 
@@ -72,6 +74,7 @@ function App() {
         <a href="#/fragments">Fragments</a>
         <a href="#/versions">Versions</a>
         <a href="#/people">People</a>
+        <a href="#/keys">Keys</a>
         <span class="who">{who.email}</span>
         <button type="button" onClick={leave}>
           Sign out

@@ -1,11 +1,13 @@
-// One part: its config in an editor that checks it as svc-server would, debug logs for it or one of its resources, the versions it installs, a new credentials file,
-// its history with restore, and its logs. Reached from the fleet at #/part/<id>.
+// One part: its config in an editor that checks it as svc-server would, debug logs for it or one of
+// its resources, the versions it installs, a new credentials file, its history with restore, its
+// logs, and the diagnostics files it uploaded. Reached from the fleet at #/part/<id>.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { DebugLogs } from "./debug-logs.js";
 import { ConfigEdit } from "./config-edit.js";
 import { configProblems } from "./config-problems.js";
 import { PartCredentials } from "./part-credentials.js";
+import { PartFiles } from "./part-files.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
 import { PartVersions } from "./part-versions.js";
@@ -66,6 +68,7 @@ export function PartPage(props: { partId: string }) {
           <PartCredentials partId={props.partId} partName={part.part.name} />
           <PartHistory partId={props.partId} version={version} onRestored={() => setVersion(version + 1)} />
           <PartLogs partId={props.partId} />
+          <PartFiles partId={props.partId} />
         </>
       )}
     </article>

@@ -1,0 +1,93 @@
+// Machines, keys and files in svc-cloud's web app, in headless Chromium: a machine made from the
+// fleet page and its credentials file downloaded, a file the machine uploaded downloaded from its
+// part's page (checked against its SHA-256), an organisation key made (its secret shown once, and
+// it works) and revoked (and it no longer works), and the CA certificate downloaded. Screenshots in
+// test/artifacts/cloud-web/.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DataSyncService, FileUploadRequestSchema } from "../../proto/gen/app/datasync/v1/data_sync_pb.js";
+import { AppService } from "../../proto/gen/app/v1/app_pb.js";
+import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { signedInClient } from "../helpers/cloud-client.js";
+import { signInAt } from "../helpers/cloud-browser.js";
+import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
+
+const ARTIFACTS = "test/artifacts/cloud-web";
+const OWNER = { email: "owner@example.com", password: "correct horse battery" };
+let browser: Browser;
+let cloud: CloudProcess;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  cloud = await startCloud(OWNER);
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await cloud?.stop();
+});
+
+describe("machines, keys and files in the web app", () => {
+  it("makes a machine, downloads its credentials, and downloads a file it uploaded", async () => {
+    const page = await browser.newPage({ acceptDownloads: true });
+    await signInAt(page, cloud.url, OWNER);
+    const form = page.getByRole("form", { name: "New machine" });
+    await form.getByLabel("New machine", { exact: true }).fill("crane");
+    await form.getByRole("button", { name: "Create machine" }).click();
+    await page.getByRole("heading", { name: "crane-main" }).waitFor();
+    const partId = /#\/part\/(.+)$/.exec(page.url())![1]!;
+
+    await page.getByRole("button", { name: "New credentials file" }).click();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download crane-main.json" }).click()]);
+    const file = JSON.parse(readFileSync(await download.path(), "utf8")) as MachineCredentials;
+    expect(file.cloud.id).toBe(partId);
+    const device = await signedInClient(RobotService, cloud.url, file.cloud.api_key);
+    expect((await device.config({ id: partId })).config?.cloud?.id).toBe(partId);
+
+    // The machine uploads a diagnostics file; its page lists it and hands back the same bytes.
+    const content = Buffer.from(`diagnostics ${"x".repeat(150_000)} end`);
+    const sync = await signedInClient(DataSyncService, cloud.url, file.cloud.api_key);
+    await sync.fileUpload(
+      (async function* () {
+        yield create(FileUploadRequestSchema, { uploadPacket: { case: "metadata", value: { partId, fileName: "../ftdc/diag.tar", fileExtension: ".tar" } } });
+        yield create(FileUploadRequestSchema, { uploadPacket: { case: "fileContents", value: { data: content } } });
+      })(),
+    );
+    await page.reload();
+    const files = page.getByRole("region", { name: "Diagnostics" });
+    await files.getByRole("button", { name: "Download ../ftdc/diag.tar" }).click();
+    const [saved] = await Promise.all([page.waitForEvent("download"), files.getByRole("link", { name: "Save diag.tar" }).click()]);
+    expect(saved.suggestedFilename()).toBe("diag.tar");
+    expect(createHash("sha256").update(readFileSync(await saved.path())).digest("hex")).toBe(createHash("sha256").update(content).digest("hex"));
+    await page.screenshot({ path: `${ARTIFACTS}/17-new-machine.png`, fullPage: true });
+  });
+
+  it("makes an organisation key that works, revokes it, and downloads the CA certificate", async () => {
+    const page = await browser.newPage({ acceptDownloads: true });
+    await signInAt(page, `${cloud.url}/#/keys`, OWNER);
+    const keys = page.getByRole("region", { name: /^API keys of / });
+    await keys.getByLabel("New key", { exact: true }).fill("dashboard");
+    await keys.getByRole("button", { name: "Create key" }).click();
+    const secret = await keys.locator(".secret pre").textContent();
+    const [, id, key] = /key id: (\S+)\nkey: +(\S+)/.exec(secret ?? "")!;
+    const app = await signedInClient(AppService, cloud.url, { id: id!, key: key! });
+    expect((await app.listOrganizations({})).organizations).toHaveLength(1);
+    await expect.poll(() => keys.locator("tbody tr", { hasText: "dashboard" }).count()).toBe(1);
+    await page.screenshot({ path: `${ARTIFACTS}/18-keys.png`, fullPage: true });
+
+    await keys.getByRole("button", { name: "Revoke dashboard" }).click();
+    await expect.poll(() => keys.locator("tbody tr", { hasText: "dashboard" }).count()).toBe(0);
+    const refused = await app.listOrganizations({}).then(
+      () => "ok",
+      (thrown: unknown) => Code[ConnectError.from(thrown).code],
+    );
+    expect(refused).toBe("Unauthenticated");
+
+    const [ca] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the CA certificate" }).click()]);
+    expect(readFileSync(await ca.path(), "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
+  });
+});
