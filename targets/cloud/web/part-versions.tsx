@@ -23,7 +23,10 @@ function versionControlOf(config: Config): Record<string, string> {
 export function PartVersions(props: { partId: string; config: Config; lastUpdated: string; onSaved: () => void }) {
   const [known, setKnown] = useState<Record<string, string[]>>({});
   const [problem, run] = useProblem();
-  const current = versionControlOf(props.config);
+  // What the person is typing, kept across re-renders (the releases arriving, a refresh) and
+  // started afresh from each revision the page is shown.
+  const [draft, setDraft] = useState(() => versionControlOf(props.config));
+  useEffect(() => setDraft(versionControlOf(props.config)), [props.lastUpdated]);
 
   useEffect(() => {
     run(cloudCall<{ releases?: { product: string; version: string }[] }>("ListReleases", {}), ({ releases = [] }) => {
@@ -49,7 +52,13 @@ export function PartVersions(props: { partId: string; config: Config; lastUpdate
         {PRODUCTS.map(({ key, release }) => (
           <label key={key}>
             {release}
-            <input name={key} list={`${key}-versions`} value={current[key] ?? "stable"} aria-label={`${release} version`} />
+            <input
+              name={key}
+              list={`${key}-versions`}
+              value={draft[key] ?? "stable"}
+              onInput={(e) => setDraft({ ...draft, [key]: (e.currentTarget as HTMLInputElement).value })}
+              aria-label={`${release} version`}
+            />
             <datalist id={`${key}-versions`}>
               {["stable", "dev", ...(known[release] ?? [])].map((v) => (
                 <option value={v} />
