@@ -1,6 +1,7 @@
 // Machines, keys and files in svc-cloud's web app, in headless Chromium: a machine made from the
 // fleet page and its credentials file downloaded, a file the machine uploaded downloaded from its
-// part's page (checked against its SHA-256), an organisation key made (its secret shown once, and
+// part's page (checked against its SHA-256), a machine's page adding a second part and removing the
+// machine (its key refused after), an organisation key made (its secret shown once, and
 // it works) and revoked (and it no longer works), and the CA certificate downloaded. Screenshots in
 // test/artifacts/cloud-web/.
 import { createHash } from "node:crypto";
@@ -64,6 +65,39 @@ describe("machines, keys and files in the web app", () => {
     expect(saved.suggestedFilename()).toBe("diag.tar");
     expect(createHash("sha256").update(readFileSync(await saved.path())).digest("hex")).toBe(createHash("sha256").update(content).digest("hex"));
     await page.screenshot({ path: `${ARTIFACTS}/17-new-machine.png`, fullPage: true });
+  });
+
+  it("shows a machine's parts, adds one, and removes the machine with its keys", async () => {
+    const dredger = cloud.createMachine("dredger");
+    const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+    const page = await browser.newPage();
+    await signInAt(page, cloud.url, OWNER);
+    await page.getByRole("region", { name: "Fleet" }).getByRole("link", { name: "dredger", exact: true }).click();
+    await page.getByRole("heading", { name: "dredger", exact: true }).waitFor();
+    const parts = page.getByRole("region", { name: "Parts" });
+    await expect.poll(() => parts.locator("tbody tr td:first-child").allTextContents()).toEqual(["dredger-main (main)"]);
+    await parts.getByLabel("Part name").fill("camera-pi");
+    await parts.getByRole("button", { name: "Add part" }).click();
+    await expect.poll(() => parts.locator("tbody tr td:first-child").allTextContents()).toEqual(["dredger-main (main)", "camera-pi"]);
+    const machineId = /#\/machine\/(.+)$/.exec(page.url())![1]!;
+    expect((await app.getRobotParts({ robotId: machineId })).parts.map((p) => p.name).sort()).toEqual(["camera-pi", "dredger-main"]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${ARTIFACTS}/17-machine-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await parts.getByRole("link", { name: "camera-pi" }).click();
+    await page.getByRole("heading", { name: "camera-pi" }).waitFor();
+
+    // Removed after the person confirms: gone from the fleet, and its main part's key refused.
+    await page.goBack();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Remove machine" }).click();
+    await page.getByRole("region", { name: "Fleet" }).waitFor();
+    await expect.poll(() => page.getByRole("region", { name: "Fleet" }).getByRole("link", { name: "dredger", exact: true }).count()).toBe(0);
+    const device = await signedInClient(RobotService, cloud.url, dredger.cloud.api_key).then(
+      (client) => client.config({ id: dredger.cloud.id }).then(() => "ok"),
+      (thrown: unknown) => Code[ConnectError.from(thrown).code],
+    );
+    expect(device).toBe("Unauthenticated");
   });
 
   it("makes an organisation key that works, revokes it, and downloads the CA certificate", async () => {

@@ -34,6 +34,7 @@ export interface FleetRow {
   organization: string;
   location: string;
   machine: string;
+  machineId: string;
   part: PartSummary;
 }
 
@@ -46,7 +47,7 @@ async function loadFleet(): Promise<FleetRow[]> {
     const { locationSummaries = [] } = await appCall<{ locationSummaries?: LocationSummary[] }>("ListMachineSummaries", { organizationId: organization.id });
     for (const location of locationSummaries) {
       for (const machine of location.machineSummaries ?? []) {
-        for (const part of machine.partSummaries ?? []) rows.push({ organization: organization.name, location: location.locationName, machine: machine.machineName, part });
+        for (const part of machine.partSummaries ?? []) rows.push({ organization: organization.name, location: location.locationName, machine: machine.machineName, machineId: machine.machineId, part });
       }
     }
   }
@@ -111,7 +112,9 @@ export function Fleet() {
                 <tr key={row.part.partId} data-part={row.part.partId}>
                   <td>{row.organization}</td>
                   <td>{row.location}</td>
-                  <td>{row.machine}</td>
+                  <td>
+                    <a href={`#/machine/${row.machineId}`}>{row.machine}</a>
+                  </td>
                   <td>
                     <a href={`#/part/${row.part.partId}`}>{row.part.partName}</a>
                     {row.part.isMainPart ? " (main)" : ""}

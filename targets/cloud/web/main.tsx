@@ -1,7 +1,8 @@
 // svc-cloud's web app: signed out it is the sign-in form (or an invitation's, #/invite/<token>);
-// signed in, the fleet, one part's page (#/part/<id>), the fragments (#/fragments) and one
-// fragment's page (#/fragment/<id>), the versions of each location (#/versions), the people
-// (#/people), or the API keys (#/keys). The session lives in an HttpOnly cookie, so the page itself holds no credential.
+// signed in, the fleet, one machine's page (#/machine/<id>), one part's page (#/part/<id>), the
+// fragments (#/fragments) and one fragment's page (#/fragment/<id>), the versions of each location
+// (#/versions), the people (#/people), or the API keys (#/keys). The session lives in an HttpOnly
+// cookie, so the page itself holds no credential.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { currentSession, setupNeeded, signOut, type SignedIn } from "./api.js";
@@ -10,17 +11,18 @@ import { Fleet } from "./fleet.js";
 import { FragmentPage } from "./fragment-page.js";
 import { Fragments } from "./fragments.js";
 import { Keys } from "./keys.js";
+import { MachinePage } from "./machine-page.js";
 import { PartPage } from "./part-page.js";
 import { People } from "./people.js";
 import { SignIn } from "./sign-in.js";
 import { Versions } from "./versions.js";
 import { Problem } from "./problem.js";
 
-type Page = "part" | "fragment" | "invite" | "people" | "fragments" | "versions" | "keys" | "fleet";
+type Page = "part" | "machine" | "fragment" | "invite" | "people" | "fragments" | "versions" | "keys" | "fleet";
 
 /** What a location's hash names: a part's or fragment's page, an invitation, the people, the fragments, or (anything else) the fleet. */
 function routeOf(hash: string): { page: Page; id?: string } {
-  const match = /^#\/(part|fragment|invite)\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
+  const match = /^#\/(part|machine|fragment|invite)\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
   if (match) return { page: match[1] as Page, id: match[2] };
   const named = /^#\/(people|fragments|versions|keys)$/.exec(hash);
   return { page: named ? (named[1] as Page) : "fleet" };
@@ -29,6 +31,7 @@ function routeOf(hash: string): { page: Page; id?: string } {
 function PageOf(props: { route: { page: Page; id?: string } }) {
   const { page, id } = props.route;
   if (page === "part") return <PartPage partId={id!} />;
+  if (page === "machine") return <MachinePage machineId={id!} />;
   if (page === "fragment") return <FragmentPage fragmentId={id!} />;
   if (page === "people") return <People />;
   if (page === "fragments") return <Fragments />;
