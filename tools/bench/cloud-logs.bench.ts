@@ -6,7 +6,10 @@
 //   entries (100 a Log call). The 10-million-entry store is built once and kept outside the
 //   repository (~/.cache/svc-bench/cloud-logs-10m-chunks, or SVC_BENCH_CACHE), reused by later
 //   runs; svc-cloud runs in this process on it with a clock set to when it was built, so its
-//   entries never expire.
+//   entries never expire;
+// - the web app's logs page of that part in headless Chromium, signed in: from navigating to the
+//   part's page until its newest 100 entries are on screen and "Older" takes a click, and until
+//   the chart of the last day's volume is drawn; the median of five loads after a first.
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
@@ -27,6 +30,9 @@ import { openStore, storeFile } from "../../targets/cloud/storage/open-store.js"
 import { systemClock } from "../../targets/cloud/system-clock.js";
 import { bearer, cloudTransport, signIn } from "../../test/helpers/cloud-client.js";
 import { startCloud } from "../../test/helpers/cloud-process.js";
+import { signInAt } from "../../test/helpers/cloud-browser.js";
+import { chromium } from "playwright-core";
+import { makeFirstOwner, needsFirstOwner } from "../../targets/cloud/storage/first-owner.js";
 import { report } from "./report.js";
 
 const DAY = 24 * 60 * 60_000;
@@ -187,13 +193,16 @@ async function fixture(): Promise<{ dataDir: string; fixture: Fixture }> {
   return { dataDir, fixture: built };
 }
 
-async function query(): Promise<void> {
-  const { dataDir, fixture: f } = await fixture();
-  // svc-cloud's clock reads the time the fixture was built (and runs on from there), so the rows
-  // are as young as they were then and the retention sweep leaves them alone.
+/** svc-cloud in this process on the fixture, its clock reading the time the fixture was built (and running on from there), so the rows are as young as they were then and the retention sweep leaves them alone. */
+async function fixtureServer(dataDir: string, f: Fixture) {
   const offset = f.now - Date.now();
   const clock = { ...systemClock, now: () => Date.now() + offset };
-  const server = await startCloudServer({ dataDir, host: "localhost", port: 0, clock, log: () => {} });
+  return startCloudServer({ dataDir, host: "localhost", port: 0, clock, log: () => {} });
+}
+
+async function query(): Promise<void> {
+  const { dataDir, fixture: f } = await fixture();
+  const server = await fixtureServer(dataDir, f);
   try {
     const url = `http://localhost:${server.port}`;
     const app = createClient(AppService, cloudTransport(url, "grpc", [bearer(await signIn(url, f.key.id, f.key.key))]));
@@ -215,5 +224,50 @@ async function query(): Promise<void> {
   }
 }
 
+const PAGE_OWNER = { email: "bench@example.com", password: "correct horse battery" };
+const PAGE_LOADS = 5;
+
+async function logsPage(): Promise<void> {
+  const { dataDir, fixture: f } = await fixture();
+  const store = await openStore(dataDir);
+  try {
+    if (await needsFirstOwner(store.db)) await makeFirstOwner(store.db, { ...PAGE_OWNER, now: f.now });
+  } finally {
+    await store.close();
+  }
+  const server = await fixtureServer(dataDir, f);
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+  try {
+    const url = `http://localhost:${server.port}`;
+    const page = await browser.newPage();
+    await signInAt(page, url, PAGE_OWNER);
+    await page.locator("section[aria-label=Fleet]").waitFor();
+    const logs = page.locator("section[aria-label=Logs]");
+    const load = async () => {
+      const began = performance.now();
+      await page.goto(`${url}/#/part/${f.partId}`);
+      await logs.locator("table.logs tbody tr").nth(99).waitFor();
+      await logs.getByRole("button", { name: "Older" }).click({ trial: true });
+      const listed = performance.now() - began;
+      await logs.getByRole("group", { name: /^Log volume: [1-9]/ }).waitFor();
+      return { listed, charted: performance.now() - began };
+    };
+    await load();
+    const times: { listed: number; charted: number }[] = [];
+    for (let i = 0; i < PAGE_LOADS; i++) {
+      await page.goto("about:blank");
+      times.push(await load());
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const millions = (f.rows / 1e6).toFixed(0);
+    report(`cloud web app logs page over ${millions}M entries, load to newest 100 on screen and interactive (median of ${PAGE_LOADS})`, median(times.map((t) => t.listed)), "ms", "< 1000 ms");
+    report(`cloud web app logs page over ${millions}M entries, load to the last day's volume chart (median of ${PAGE_LOADS})`, median(times.map((t) => t.charted)), "ms");
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 await ingest();
 await query();
+await logsPage();

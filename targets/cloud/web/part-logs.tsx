@@ -19,6 +19,8 @@ interface LogEntry {
 const ALL_LEVELS = ["debug", "info", "warn", "error", "dpanic", "panic", "fatal"];
 const LEVELS = ALL_LEVELS.slice(0, 4);
 const DAY_MS = 24 * 60 * 60_000;
+/** Spans the chart draws. */
+const BUCKETS = 48;
 /** Entries the live tail keeps on the page, newest first. */
 const LIVE_KEPT = 1000;
 
@@ -72,11 +74,16 @@ export function PartLogs(props: { partId: string }) {
 
   useEffect(() => {
     void load("", []);
-    const endMs = range.endMs ?? Date.now();
-    const startMs = range.startMs ?? Math.max(endMs - DAY_MS, 0);
-    if (startMs >= endMs) return;
-    cloudCall<Volume>("GetLogVolume", { partId: props.partId, start: iso(startMs), end: iso(endMs), buckets: 48 }).then(
-      (answer) => setVolume({ volume: { levels: answer.levels ?? [], buckets: answer.buckets ?? [] }, endMs }),
+    // With no range chosen, svc-cloud's own clock says when the last day ends.
+    const endMs = range.endMs ?? (range.startMs === undefined ? undefined : Date.now());
+    const startMs = range.startMs ?? (endMs === undefined ? undefined : endMs - DAY_MS);
+    if (startMs !== undefined && endMs !== undefined && startMs >= endMs) return;
+    cloudCall<Volume>("GetLogVolume", { partId: props.partId, start: iso(startMs), end: iso(endMs), buckets: BUCKETS }).then(
+      (answer) => {
+        const buckets = answer.buckets ?? [];
+        const width = buckets.length > 1 ? Date.parse(buckets[1]!.start) - Date.parse(buckets[0]!.start) : 0;
+        setVolume({ volume: { levels: answer.levels ?? [], buckets }, endMs: endMs ?? Date.parse(buckets.at(-1)?.start ?? "") + width });
+      },
       (thrown: Error) => setProblem(thrown.message),
     );
   }, [props.partId, least, filter, range]);
