@@ -44,7 +44,7 @@ describe("a part's logs", () => {
     await signInAt(page, `${cloud.url}/#/part/${rover.cloud.id}`, OWNER);
     const logs = page.getByRole("region", { name: "Logs" });
     await expect.poll(() => messages(page)).toEqual(["sensor ready", "motor stalled", "motor started"]);
-    const chart = logs.getByRole("img", { name: /^Log volume: 3 entries from / });
+    const chart = logs.getByRole("group", { name: /^Log volume: 3 entries from / });
     await chart.waitFor();
     // The same counts, as a table for screen readers: the last span holds all three.
     const spans = logs.locator("figure.volume .visually-hidden tbody tr");
