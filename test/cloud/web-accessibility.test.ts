@@ -3,7 +3,6 @@
 // WCAG 2.1 A and AA rules: names and labels, contrast, structure, ARIA) in headless Chromium; and
 // an operator goes from sign-in to a part's logs by keyboard alone, each control showing where the
 // focus is, down to narrowing the logs to one bar of the volume chart.
-import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
@@ -11,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 const WIDTHS = [
@@ -28,7 +26,6 @@ let fragmentId: string;
 let machineId: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
   const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
@@ -107,14 +104,21 @@ describe("the web app's accessibility", () => {
 /** Whether the focused element shows it: the browser's focus ring or an outline, or, for a chart's bar, its outline stroke; undefined when nothing on the page has the focus (Tab went on to the browser's own controls). */
 function focusShown(page: Page): Promise<boolean | undefined> {
   return page.evaluate(() => {
-    type Node = Element & { shadowRoot: { activeElement: Node | null } | null };
-    const window = globalThis as unknown as { document: { activeElement: Node | null }; getComputedStyle(e: Element): { outlineStyle: string; outlineWidth: string; stroke: string } };
+    // The page's own DOM, as far as this reads it (the tests' types know no DOM).
+    interface Node {
+      tagName: string;
+      classList: { contains(name: string): boolean };
+      shadowRoot: { activeElement: Node | null } | null;
+      querySelector(selector: string): Node | null;
+      closest(selector: string): Node | null;
+    }
+    const window = globalThis as unknown as { document: { activeElement: Node | null }; getComputedStyle(e: Node): { outlineStyle: string; outlineWidth: string; stroke: string } };
     let focused = window.document.activeElement;
     if (!focused || focused.tagName === "BODY") return undefined;
     // Into the config editor's shadow root, where CodeMirror marks its whole editor as focused.
     while (focused.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
     if (focused.classList.contains("bar")) return window.getComputedStyle(focused.querySelector("rect")!).stroke !== "none";
-    const outlined = (element: Element | null) => {
+    const outlined = (element: Node | null) => {
       const style = element && window.getComputedStyle(element);
       return !!style && style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
     };
@@ -180,7 +184,7 @@ describe("the web app by keyboard alone", () => {
     // chart rather than through all of its bars.
     const narrowed = logs.getByRole("group", { name: /^Log volume: 1 entry from/ });
     await expect.poll(() => isFocused(narrowed.getByRole("button").last())).toBe(true);
-    await page.screenshot({ path: `${ARTIFACTS}/19-keyboard-chart.png`, fullPage: true });
+    await screenshots(page, "19-keyboard-chart");
     await page.keyboard.press("Tab");
     expect(await logs.locator("figure.volume svg").evaluate((svg) => svg.contains((globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement as never))).toBe(false);
   });

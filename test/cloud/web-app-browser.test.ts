@@ -4,17 +4,16 @@
 // types, and signing out. The real svc-cloud process, its real `machine create`, a real browser.
 // Screenshots of each step are kept in test/artifacts/cloud-web/, the fleet and a part's page at
 // a phone's width too.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
@@ -22,7 +21,6 @@ let rover: MachineCredentials;
 let arm: MachineCredentials;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
   arm = cloud.createMachine("arm-7");
@@ -40,9 +38,6 @@ afterAll(async () => {
   await cloud?.stop();
 });
 
-function shot(page: Page, name: string): Promise<Buffer> {
-  return page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-}
 
 describe("the web app", () => {
   it("signs in, shows the fleet, filters it and signs out", async () => {
@@ -59,7 +54,7 @@ describe("the web app", () => {
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("invalid credentials");
-    await shot(page, "1-wrong-password");
+    await screenshots(page, "1-wrong-password");
 
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -68,12 +63,7 @@ describe("the web app", () => {
     await expect.poll(() => fleet.locator("tbody tr").count()).toBe(2);
     expect(await fleet.getByRole("cell", { name: "arm-7", exact: true }).count()).toBe(1);
     expect(await page.locator("header .who").textContent()).toBe(OWNER.email);
-    await shot(page, "2-fleet");
-    // On a phone's width nothing runs off the side of the page.
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(390);
-    await shot(page, "2-fleet-phone");
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await screenshots(page, "2-fleet");
 
     // The session is the browser's cookie, which no script on the page can read.
     expect(await page.evaluate("document.cookie")).toBe("");
@@ -85,7 +75,7 @@ describe("the web app", () => {
     expect(await fleet.getByRole("cell", { name: "arm-7", exact: true }).count()).toBe(1);
     await page.getByLabel("Filter machines").fill("no such machine");
     await fleet.getByText("No machine matches the filter.").waitFor();
-    await shot(page, "3-filtered");
+    await screenshots(page, "3-filtered");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("form", { name: "Sign in" }).waitFor();
@@ -106,7 +96,7 @@ describe("the web app", () => {
     const logs = page.getByRole("region", { name: "Logs" });
     await expect.poll(() => logs.locator("table.logs tbody tr").count()).toBe(3);
     expect(await logs.locator("table.logs tbody tr td:nth-child(4)").allTextContents()).toEqual(["sensor ready", "motor stalled", "motor started"]);
-    await shot(page, "4-part");
+    await screenshots(page, "4-part");
 
     await page.getByLabel("Level").selectOption("error");
     await expect.poll(() => logs.locator("table.logs tbody tr td:nth-child(4)").allTextContents()).toEqual(["motor stalled"]);
@@ -134,15 +124,12 @@ describe("the web app", () => {
     const device = await signedInClient(RobotService, cloud.url, rover.cloud.api_key);
     expect((await device.needsRestart({ id: rover.cloud.id })).mustRestart).toBe(true);
 
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, "4-part-phone");
-    await page.setViewportSize({ width: 1280, height: 720 });
 
     await history.getByRole("button", { name: "Restore 1" }).click();
     await expect.poll(() => history.locator("tbody tr").count()).toBe(3);
     await expect.poll(() => config.locator(".cm-content").textContent()).not.toContain('"temp"');
     expect(await history.locator("tbody tr td:nth-child(3)").first().textContent()).toBe(OWNER.email);
-    await shot(page, "5-restored");
+    await screenshots(page, "5-restored");
   });
 
   it("enables debug logs for the machine and for one resource, and refuses a change based on an old revision", async () => {
@@ -159,7 +146,7 @@ describe("the web app", () => {
     await expect.poll(() => debug.getByLabel("gripper").isChecked()).toBe(true);
     await expect.poll(async () => JSON.parse((await app.getRobotPart({ id: arm.cloud.id })).configJson).components[0].log_configuration).toEqual({ level: "debug" });
     await expect.poll(() => page.getByRole("region", { name: "Config" }).locator(".cm-content").textContent()).toContain('"log_configuration"');
-    await shot(page, "8-debug-logs");
+    await screenshots(page, "8-debug-logs");
 
     // Someone else changes the config meanwhile: the page's next change is refused, not applied over it.
     await app.updateRobotPart({ id: arm.cloud.id, name: "", robotConfig: { components: [{ name: "gripper", api: "rdk:component:gripper", model: "fake" }], debug: true } });
@@ -179,7 +166,7 @@ describe("the web app", () => {
     const versionControl = async () => JSON.parse((await app.getRobotPart({ id: rover.cloud.id })).configJson).agent?.version_control;
     await expect.poll(versionControl).toEqual({ "svc-server": "0.9.1" });
     await expect.poll(() => versions.getByLabel("svc-server version").inputValue()).toBe("0.9.1");
-    await shot(page, "9-versions");
+    await screenshots(page, "9-versions");
 
     await versions.getByLabel("svc-agent version").fill("not a version!");
     await versions.getByRole("button", { name: "Save versions" }).click();

@@ -4,23 +4,20 @@
 // history diffs a revision against the current config; a save that started before someone else's
 // shows their config beside this one and overwrites nothing until asked; the form adds a component
 // of a known model with its attributes. Screenshots in test/artifacts/cloud-web/, desktop and phone.
-import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMachineConfig } from "../../core/index.js";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { pasteConfig, signInAt } from "../helpers/cloud-browser.js";
+import { pasteConfig, screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
 let rover: MachineCredentials;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
   const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
@@ -47,9 +44,6 @@ async function partPage(): Promise<Page> {
 const configOf = async (app: Awaited<ReturnType<typeof signedInClient<typeof AppService>>>) =>
   JSON.parse((await app.getRobotPart({ id: rover.cloud.id })).configJson) as { components: { name: string; attributes?: object }[] };
 
-function shot(page: Page, name: string): Promise<Buffer> {
-  return page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-}
 
 describe("the config editor", () => {
   it("shows a mistake on its line in svc-server's words, refuses to save it, and saves the mended config as a revision", async () => {
@@ -70,10 +64,7 @@ describe("the config editor", () => {
     expect(await marked.textContent()).toContain('"frame": 7');
     expect(await config.locator(".cm-line").evaluateAll((lines) => lines.findIndex((line) => line.querySelector(".cm-lintRange-error")) + 1)).toBe(7);
     expect(await config.getByRole("button", { name: "Save" }).isDisabled()).toBe(true);
-    await shot(page, "10-config-error");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, "10-config-error-phone");
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await screenshots(page, "10-config-error");
 
     // Not JSON at all: the place where it breaks.
     await pasteConfig(page, "Config", `{\n  "components": [\n    oops\n  ]\n}`);
@@ -93,7 +84,7 @@ describe("the config editor", () => {
     const diff = history.getByRole("figure", { name: "Revision 2 against the current config" });
     await expect.poll(() => diff.locator("tr.added td.right, tr.changed td.right").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('"celsius": 21')]));
     expect(await diff.locator("figcaption").textContent()).toMatch(/lines? differ/);
-    await shot(page, "11-history-diff");
+    await screenshots(page, "11-history-diff");
     // Nothing failed but the signed-out page's first look for a session.
     expect((page as Page & { faults: string[] }).faults.filter((fault) => !fault.includes("401"))).toEqual([]);
   });
@@ -114,7 +105,7 @@ describe("the config editor", () => {
     expect(await diff.locator("tr.changed td.left").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('"theirs"')]));
     expect(await diff.locator("tr.changed td.right").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('"mine"')]));
     expect((await configOf(app)).components.map((c) => c.name)).toEqual(["theirs"]);
-    await shot(page, "12-config-conflict");
+    await screenshots(page, "12-config-conflict");
 
     await conflict.getByRole("button", { name: "Save mine over theirs" }).click();
     await expect.poll(async () => (await configOf(app)).components.map((c) => c.name)).toEqual(["mine"]);
@@ -133,7 +124,7 @@ describe("the config editor", () => {
     const minField = form.getByLabel(/^min_angle_deg/);
     expect(await minField.getAttribute("type")).toBe("number");
     await minField.fill("10");
-    await shot(page, "13-config-form");
+    await screenshots(page, "13-config-form");
     await form.getByRole("button", { name: "Add" }).click();
     await expect.poll(() => config.locator(".cm-content").textContent()).toContain('"pan"');
 

@@ -2,16 +2,14 @@
 // same editor and validator as a part's config (and refused `cloud`), the parts that use it listed
 // with their overrides, and one save reaching both parts that use it as a new revision of each;
 // removing it is refused while parts use it. Screenshots in test/artifacts/cloud-web/.
-import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { pasteConfig, signInAt } from "../helpers/cloud-browser.js";
+import { pasteConfig, screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
@@ -19,7 +17,6 @@ let rover: MachineCredentials;
 let arm: MachineCredentials;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
   arm = cloud.createMachine("arm");
@@ -68,7 +65,7 @@ describe("fragments in the web app", () => {
     const fan = { name: "fan", api: "rdk:component:sensor", model: "fake" };
     await pasteConfig(page, "Fragment config", JSON.stringify({ components: [lamp, fan] }, null, 2));
     await expect.poll(() => region.getByRole("button", { name: "Save" }).isEnabled()).toBe(true);
-    await shot(page, "14-fragment");
+    await screenshots(page, "14-fragment");
     await region.getByRole("button", { name: "Save" }).click();
 
     // Both parts have a new revision, and each machine's config has both (the rover's lamp with its override).
@@ -85,11 +82,7 @@ describe("fragments in the web app", () => {
     await page.goto(`${cloud.url}/#/fragments`);
     const list = page.getByRole("region", { name: "Fragments" });
     await expect.poll(() => list.locator("tr", { hasText: "lights" }).locator("td").nth(1).textContent()).toBe("2");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, "14-fragments-phone");
+    await screenshots(page, "14-fragments");
   });
 });
 
-function shot(page: Page, name: string): Promise<Buffer> {
-  return page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-}

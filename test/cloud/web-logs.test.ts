@@ -2,16 +2,14 @@
 // chart of log volume by level, the live tail adding what the machine sends at the top (only at the
 // chosen level or above), and a bar of the chart narrowing the list to its span. Screenshots in
 // test/artifacts/cloud-web/, desktop and phone.
-import { mkdirSync } from "node:fs";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
@@ -25,7 +23,6 @@ async function send(...logs: ReturnType<typeof entry>[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
   await send(entry("info", "motor started"), entry("error", "motor stalled"), entry("info", "sensor ready"));
@@ -69,12 +66,7 @@ describe("a part's logs", () => {
       })
       .toBe("loud");
     expect(await messages(page)).not.toContain("quiet");
-    // On a phone's width nothing runs off the side of the page.
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(390);
-    await page.screenshot({ path: `${ARTIFACTS}/15-logs-live-phone.png`, fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.screenshot({ path: `${ARTIFACTS}/15-logs-live.png`, fullPage: true });
+    await screenshots(page, "15-logs-live");
     await logs.getByRole("button", { name: "Stop live" }).click();
 
     // The chart's last bar: the list narrows to its span, which ended when the chart was drawn.

@@ -5,7 +5,7 @@
 // it works) and revoked (and it no longer works), and the CA certificate downloaded. Screenshots in
 // test/artifacts/cloud-web/.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { chromium, type Browser } from "playwright-core";
@@ -14,16 +14,14 @@ import { DataSyncService, FileUploadRequestSchema } from "../../proto/gen/app/da
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
 });
@@ -64,7 +62,7 @@ describe("machines, keys and files in the web app", () => {
     const [saved] = await Promise.all([page.waitForEvent("download"), files.getByRole("link", { name: "Save diag.tar" }).click()]);
     expect(saved.suggestedFilename()).toBe("diag.tar");
     expect(createHash("sha256").update(readFileSync(await saved.path())).digest("hex")).toBe(createHash("sha256").update(content).digest("hex"));
-    await page.screenshot({ path: `${ARTIFACTS}/17-new-machine.png`, fullPage: true });
+    await screenshots(page, "17-new-machine");
   });
 
   it("shows a machine's parts, adds one, and removes the machine with its keys", async () => {
@@ -81,9 +79,7 @@ describe("machines, keys and files in the web app", () => {
     await expect.poll(() => parts.locator("tbody tr td:first-child").allTextContents()).toEqual(["dredger-main (main)", "camera-pi"]);
     const machineId = /#\/machine\/(.+)$/.exec(page.url())![1]!;
     expect((await app.getRobotParts({ robotId: machineId })).parts.map((p) => p.name).sort()).toEqual(["camera-pi", "dredger-main"]);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${ARTIFACTS}/17-machine-phone.png`, fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await screenshots(page, "17-machine");
     await parts.getByRole("link", { name: "camera-pi" }).click();
     await page.getByRole("heading", { name: "camera-pi" }).waitFor();
 
@@ -111,7 +107,7 @@ describe("machines, keys and files in the web app", () => {
     const app = await signedInClient(AppService, cloud.url, { id: id!, key: key! });
     expect((await app.listOrganizations({})).organizations).toHaveLength(1);
     await expect.poll(() => keys.locator("tbody tr", { hasText: "dashboard" }).count()).toBe(1);
-    await page.screenshot({ path: `${ARTIFACTS}/18-keys.png`, fullPage: true });
+    await screenshots(page, "18-keys");
 
     await keys.getByRole("button", { name: "Revoke dashboard" }).click();
     await expect.poll(() => keys.locator("tbody tr", { hasText: "dashboard" }).count()).toBe(0);

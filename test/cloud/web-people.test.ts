@@ -4,10 +4,9 @@
 // the same person can. Screenshots in test/artifacts/cloud-web/.
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pasteConfig, signInAt } from "../helpers/cloud-browser.js";
+import { pasteConfig, screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 const VIEWER = { email: "viewer@example.com", password: "a viewer's password" };
 let browser: Browser;
@@ -39,7 +38,7 @@ describe("people in the web app", () => {
     await people.getByRole("button", { name: "Invite" }).click();
     const link = (await people.locator("code.invitation").textContent())!;
     expect(link).toMatch(new RegExp(`^${cloud.url}/#/invite/[a-z0-9]{64}$`));
-    await owner.screenshot({ path: `${ARTIFACTS}/6-invited.png`, fullPage: true });
+    await screenshots(owner, "6-invited");
 
     const viewer = await (await browser.newContext()).newPage();
     await viewer.goto(link);
@@ -55,7 +54,7 @@ describe("people in the web app", () => {
     await pasteConfig(viewer, "Config", JSON.stringify({ debug: true }));
     await viewer.getByRole("region", { name: "Config" }).getByRole("button", { name: "Save" }).click();
     await expect.poll(() => viewer.getByRole("region", { name: "Config" }).getByRole("alert").textContent()).toMatch(/needs the operator role \(the caller is viewer\)/);
-    await viewer.screenshot({ path: `${ARTIFACTS}/7-viewer-refused.png`, fullPage: true });
+    await screenshots(viewer, "7-viewer-refused");
 
     await owner.reload();
     await owner.getByLabel(`Role of ${VIEWER.email}`).selectOption("ROLE_OPERATOR");

@@ -5,9 +5,9 @@
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isLoopbackPeer } from "../../targets/cloud/api/setup-routes.js";
+import { screenshots } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 let cloud: CloudProcess;
 let browser: Browser;
 let origin: string;
@@ -47,7 +47,7 @@ describe("first run", () => {
     await page.getByRole("button", { name: "Create owner" }).click();
     await page.getByRole("region", { name: "Fleet" }).waitFor();
     expect(await page.locator("header .who").textContent()).toBe("owner@example.com");
-    await page.screenshot({ path: `${ARTIFACTS}/0-first-owner.png`, fullPage: true });
+    await screenshots(page, "0-first-owner");
 
     // Two more at once: neither becomes an owner.
     const late = await Promise.all([setUp({ email: "second@example.com", password: "another password" }), setUp({ email: "third@example.com", password: "another password" })]);

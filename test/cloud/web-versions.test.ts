@@ -2,16 +2,14 @@
 // install beside what its agent reports running, one change made for the whole location (every
 // part's config gets it, the machines are told), and a channel move refused with svc-cloud's reason
 // when there is no such release. Screenshots in test/artifacts/cloud-web/.
-import { mkdirSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentDeviceService } from "../../proto/gen/app/agent/v1/agent_pb.js";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { signInAt } from "../helpers/cloud-browser.js";
+import { screenshots, signInAt } from "../helpers/cloud-browser.js";
 import { startCloud, type CloudProcess, type MachineCredentials } from "../helpers/cloud-process.js";
 
-const ARTIFACTS = "test/artifacts/cloud-web";
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 let browser: Browser;
 let cloud: CloudProcess;
@@ -19,7 +17,6 @@ let rover: MachineCredentials;
 let arm: MachineCredentials;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   cloud = await startCloud(OWNER);
   rover = cloud.createMachine("rover");
   arm = cloud.createMachine("arm");
@@ -50,7 +47,7 @@ describe("versions in the web app", () => {
     for (const machine of [rover, arm]) {
       expect(JSON.parse((await app.getRobotPart({ id: machine.cloud.id })).configJson)).toEqual({ agent: { version_control: { "svc-server": "dev" } } });
     }
-    await page.screenshot({ path: `${ARTIFACTS}/16-location-versions.png`, fullPage: true });
+    await screenshots(page, "16-location-versions");
 
     // A refused spec changes nothing and says why.
     await location.getByLabel("svc-agent for every part").fill("not a version!");

@@ -1,7 +1,25 @@
 // A person signing in to svc-cloud's web app, as the browser tests do it: the page at `url`
-// (the app itself, or one of its pages by hash), the sign-in form filled and sent; and a config
-// pasted into the editor.
+// (the app itself, or one of its pages by hash), the sign-in form filled and sent; a config
+// pasted into the editor; and a flow's screenshots for people to look at, at a desktop's width and
+// a phone's, in test/artifacts/cloud-web/.
+import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
+
+const ARTIFACTS = "test/artifacts/cloud-web";
+const DESKTOP = { width: 1280, height: 720 };
+const PHONE = { width: 390, height: 844 };
+
+/** The page as it is now at a desktop's width (`name.png`) and a phone's (`name-phone.png`), where nothing may run off the side; the page is left at a desktop's width. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  const width = await page.evaluate("document.documentElement.scrollWidth");
+  await page.screenshot({ path: `${ARTIFACTS}/${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  if (width !== PHONE.width) throw new Error(`${name}: at a phone's width the page is ${String(width)} px wide, not ${PHONE.width}: something runs off the side`);
+}
 
 export async function signInAt(page: Page, url: string, who: { email: string; password: string }): Promise<void> {
   await page.goto(url);
