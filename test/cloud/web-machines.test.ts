@@ -33,6 +33,11 @@ afterAll(async () => {
 describe("machines, keys and files in the web app", () => {
   it("makes a machine, downloads its credentials, and downloads a file it uploaded", async () => {
     const page = await browser.newPage({ acceptDownloads: true });
+    // The person's locations arrive late: the form waits for them rather than sending none.
+    await page.route("**/viam.app.v1.AppService/ListLocations", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
     await signInAt(page, cloud.url, OWNER);
     const form = page.getByRole("form", { name: "New machine" });
     await form.getByLabel("New machine", { exact: true }).fill("crane");

@@ -1,5 +1,6 @@
 // A new machine, by name, in one of the person's locations: svc-cloud makes it with its main part,
-// and the page opens that part, where "New credentials file" gives what installs it.
+// and the page opens that part, where "New credentials file" gives what installs it. Nothing can be
+// sent before the person's locations have arrived (a machine needs one).
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { Problem, useProblem } from "./problem.js";
@@ -23,7 +24,8 @@ async function locations(): Promise<Location[]> {
 }
 
 export function NewMachine() {
-  const [choices, setChoices] = useState<Location[]>([]);
+  // Undefined until the locations arrive.
+  const [choices, setChoices] = useState<Location[] | undefined>(undefined);
   const [problem, run] = useProblem();
   useEffect(() => run(locations(), setChoices), []);
 
@@ -54,15 +56,18 @@ export function NewMachine() {
       </label>
       <label>
         Location
-        <select name="location">
-          {choices.map((choice) => (
+        <select name="location" required>
+          {(choices ?? []).map((choice) => (
             <option key={choice.id} value={choice.id}>
               {choice.label}
             </option>
           ))}
         </select>
       </label>
-      <button type="submit">Create machine</button>
+      <button type="submit" disabled={!choices?.length}>
+        Create machine
+      </button>
+      {choices?.length === 0 && <p>There is no location to make a machine in.</p>}
       <Problem text={problem} />
     </form>
   );
