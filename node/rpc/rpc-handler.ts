@@ -34,6 +34,7 @@ import { tooLarge, type BodyLimit, type RpcLimits } from "./rpc-limits.js";
 import { continueIfExpected, readRequestBody } from "./request-body.js";
 import { collectBody } from "./collect-body.js";
 import { createLeanCalls, type ForwardOf, type LeanCalls } from "./lean-calls.js";
+import { isPromise, type MaybeAsync } from "./maybe-async.js";
 import { answerRefusal, closeAfterAnswer, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
 
 /**
@@ -49,8 +50,8 @@ export interface RpcHandlerOptions {
   readonly shutdownSignal: AbortSignal;
   readonly contextValues: (req: HttpRequest) => ContextValues;
   readonly limits: RpcLimits;
-  /** What a call must pass before its body is read; a refusal is answered instead, an admission noted (admittedEntityKey). */
-  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcCheck>;
+  /** What a call must pass before its body is read; a refusal is answered instead, an admission noted (admittedEntityKey). Answered at once when it can be (a token already verified). */
+  readonly checkRpc?: (req: HttpRequest, path: string) => MaybeAsync<RpcCheck>;
   /** Paths of methods callable without credentials: `checkRpc` is not asked, bodies are held to `openMethodMaxBytes`. */
   readonly openMethods?: readonly string[];
   /** Told when checkRpc throws (the call hears INTERNAL) or an answer cannot be written. */
@@ -151,13 +152,20 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
         admitted();
         return true;
       }
-      checkRpc(req, path).then(
-        (check) => (isRefusal(check) ? answerRefusal(req, res, check) : admitted(check?.entity)),
-        (error: unknown) => {
-          onError(error, path);
-          answerRefusal(req, res, { code: Code.Internal, message: "internal error" });
-        },
-      );
+      const decide = (check: RpcCheck) => (isRefusal(check) ? answerRefusal(req, res, check) : admitted(check?.entity));
+      const failed = (error: unknown) => {
+        onError(error, path);
+        answerRefusal(req, res, { code: Code.Internal, message: "internal error" });
+      };
+      let check: MaybeAsync<RpcCheck>;
+      try {
+        check = checkRpc(req, path);
+      } catch (error) {
+        failed(error);
+        return true;
+      }
+      if (isPromise(check)) check.then(decide, failed);
+      else decide(check);
       return true;
     },
   };

@@ -19,7 +19,7 @@ import { createProcessManager, followConfigProcesses, type ProcessManager, type 
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi, type RobotApi } from "./robot/index.js";
 import { componentServiceApis, createModuleForwarding, registerComponentServices } from "./rpc/index.js";
-import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, type ApiServer, type HttpRoute } from "./transport/index.js";
+import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, whenReady, type ApiServer, type HttpRoute } from "./transport/index.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { restartOnlySettingsWarning } from "./restart-only-settings.js";
 import { screenUntrusted } from "./untrusted-screen.js";
@@ -107,10 +107,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     access: browserAccessRules(runningConfig),
     // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
     // before it learns whether the method is served); Authenticate is open, its body kept small.
-    checkRpc: async (req, path) => {
+    checkRpc: (req, path, peer) => {
       if (!auth.enabled || path === authenticatePath) return undefined;
-      const check = await auth.checkRequest(req);
-      return check.ok ? { entity: check.keyId } : { code: check.code, message: check.message };
+      return whenReady(auth.checkAuthorization(req.headers.authorization, peer), (check) =>
+        check.ok ? { entity: check.keyId } : { code: check.code, message: check.message },
+      );
     },
     openMethods: [authenticatePath],
     limits: { maxMessageBytes: network.max_message_bytes },

@@ -6,7 +6,7 @@
 // an edit the machine refuses changes nothing. Tokens survive an edit unless their key changed.
 import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { Code, type AuthConfig, type LoggerLike } from "../../../../core/index.js";
-import { admittedEntityKey, createPeerLogLimit, loggedValue, peerKey, peerOfRequest, type HttpRequest, type Peer } from "../transport/index.js";
+import { admittedEntityKey, createPeerLogLimit, loggedValue, peerKey, peerOfRequest, whenReady, type HttpRequest, type MaybeAsync, type Peer } from "../transport/index.js";
 import { createAccessTokens, newTokenSecret } from "./access-token.js";
 import { createApiKeyTable, type ApiKeyTable } from "./api-key-table.js";
 import { plaintextCredentialsProblem } from "./plaintext-credentials.js";
@@ -44,10 +44,10 @@ export interface ApiKeyAuth {
    * credentials over plaintext from another machine).
    */
   authenticate(entity: string, credentials: { type: string; payload: string } | undefined, peer: Peer): Promise<string>;
-  /** Checks the value of an `authorization` header sent by `peer`. */
-  checkAuthorization(header: string | null | undefined, peer: Peer): Promise<AuthorizationCheck>;
+  /** Checks the value of an `authorization` header sent by `peer`; at once for a token already verified. */
+  checkAuthorization(header: string | null | undefined, peer: Peer): MaybeAsync<AuthorizationCheck>;
   /** Checks a plain HTTP request's `authorization` header, from its real peer (address and TLS). */
-  checkRequest(req: HttpRequest): Promise<AuthorizationCheck>;
+  checkRequest(req: HttpRequest): MaybeAsync<AuthorizationCheck>;
   /** Takes the keys of a new configuration (for an `auth` given as a value). */
   update(auth: AuthConfig): void;
   /** Refuses every call but Authenticate without a valid token, when enabled. */
@@ -88,20 +88,21 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     return table;
   }
 
-  async function verify(token: string): Promise<AuthorizationCheck> {
-    const result = await verified.check(token);
-    if (!result.ok) return { ok: false, code: Code.Unauthenticated, message: `unauthenticated: ${result.problem}` };
-    if (!keys().has(result.claims.keyFingerprint)) {
-      return {
-        ok: false,
-        code: Code.Unauthenticated,
-        message: `unauthenticated: API key ${JSON.stringify(result.claims.keyId)} has been changed or removed; authenticate again`,
-      };
-    }
-    return { ok: true, keyId: result.claims.keyId };
+  function verify(token: string): MaybeAsync<AuthorizationCheck> {
+    return whenReady(verified.check(token), (result) => {
+      if (!result.ok) return { ok: false, code: Code.Unauthenticated, message: `unauthenticated: ${result.problem}` };
+      if (!keys().has(result.claims.keyFingerprint)) {
+        return {
+          ok: false,
+          code: Code.Unauthenticated,
+          message: `unauthenticated: API key ${JSON.stringify(result.claims.keyId)} has been changed or removed; authenticate again`,
+        };
+      }
+      return { ok: true, keyId: result.claims.keyId };
+    });
   }
 
-  async function checkAuthorization(header: string | null | undefined, peer: Peer): Promise<AuthorizationCheck> {
+  function checkAuthorization(header: string | null | undefined, peer: Peer): MaybeAsync<AuthorizationCheck> {
     if (!keys().enabled) return { ok: false, code: Code.Unauthenticated, message: "no API keys are configured" };
     if (!header) {
       return {

@@ -22,6 +22,7 @@ import { peerKey, peerOfRequest, type Peer } from "./peer.js";
 import { continueIfExpected } from "../../../../node/rpc/request-body.js";
 import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
 import type { ForwardOf } from "../../../../node/rpc/lean-calls.js";
+import type { MaybeAsync } from "../../../../node/rpc/maybe-async.js";
 import { createRpcHandler } from "../../../../node/rpc/rpc-handler.js";
 import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
 import { createUnknownRpcResponder, type RpcCheck } from "./unknown-rpc.js";
@@ -46,9 +47,10 @@ export interface ApiServerOptions {
   /**
    * What every RPC-shaped request must pass (credentials), asked before its body is read and
    * before a method nobody serves hears UNIMPLEMENTED; a refusal is answered instead, in the
-   * caller's protocol, and the body is never read. `path` is "/package.Service/Method".
+   * caller's protocol, and the body is never read. `path` is "/package.Service/Method"; `peer` is
+   * the request's connection's. Answered at once when it can be.
    */
-  readonly checkRpc?: (req: HttpRequest, path: string) => Promise<RpcCheck>;
+  readonly checkRpc?: (req: HttpRequest, path: string, peer: Peer) => MaybeAsync<RpcCheck>;
   /** Paths of methods anyone may call (Authenticate): not checked, their bodies held to a small limit. */
   readonly openMethods?: readonly string[];
   /** Overrides of the limits (limits.ts); the message size is the `network.max_message_bytes` setting. */
@@ -106,12 +108,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     cors: options.cors,
   });
   const limits = resolveLimits(options.limits);
-  const checkRpc = options.checkRpc;
+  const peerOf = createPeerLookup();
+  const checkPeer = options.checkRpc;
+  const checkRpc = checkPeer && ((req: HttpRequest, path: string) => checkPeer(req, path, peerOf(req)));
   const onRouteError = options.onRouteError ?? (() => {});
   const plain = createHttpRouteTable(options.httpRoutes ?? [], (error, req) =>
     onRouteError(error, req.method ?? "", pathOf(req)),
   );
-  const peerOf = createPeerLookup();
   const rpc = createRpcHandler({
     routes: options.routes,
     interceptors: options.interceptors ?? [],
@@ -126,7 +129,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const unknown = createUnknownRpcResponder(rpc.services);
   const answerUnknown = (req: HttpRequest, res: HttpResponse, path: string) => {
     if (!checkRpc) return unknown.answerRpc(req, res, path);
-    checkRpc(req, path).then(
+    Promise.resolve(checkRpc(req, path)).then(
       (check) => unknown.answerRpc(req, res, path, isRefusal(check) ? check : undefined),
       (error: unknown) => {
         onRouteError(error, req.method ?? "", path);

@@ -16,3 +16,4 @@ export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "../../../../node
 export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "./peer-log-limit.js";
 export { callControlKey, type CallControl } from "../../../../node/rpc/call-control.js";
 export type { Forward, ForwardOf } from "../../../../node/rpc/lean-calls.js";
+export { isPromise, whenReady, type MaybeAsync } from "../../../../node/rpc/maybe-async.js";
