@@ -22,37 +22,39 @@ export interface TransportCallControl extends CallControl {
 export const callControlKey = createContextKey<CallControl | undefined>(undefined, { description: "svc call control" });
 
 export function createCallControl(): TransportCallControl {
-  let controller: AbortController | undefined;
-  let aborted = false;
-  let reason: unknown;
-  let listener: ((reason: unknown) => void) | undefined;
+  return new Control();
+}
 
-  const control: TransportCallControl = {
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (aborted) controller.abort(reason);
-      }
-      return controller.signal;
-    },
-    get aborted() {
-      return aborted;
-    },
-    abort(why) {
-      if (aborted) return;
-      aborted = true;
-      reason = why;
-      controller?.abort(why);
-    },
-    onTransportAbort(fn) {
-      listener = fn;
-      if (aborted) fn(reason);
-    },
-    abortFromTransport(why) {
-      if (aborted) return;
-      control.abort(why);
-      listener?.(why);
-    },
-  };
-  return control;
+// A class rather than a closure: one small object a call, its methods shared.
+class Control implements TransportCallControl {
+  aborted = false;
+  private controller: AbortController | undefined = undefined;
+  private reason: unknown = undefined;
+  private listener: ((reason: unknown) => void) | undefined = undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(why: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = why;
+    this.controller?.abort(why);
+  }
+
+  onTransportAbort(listener: (reason: unknown) => void): void {
+    this.listener = listener;
+    if (this.aborted) listener(this.reason);
+  }
+
+  abortFromTransport(why: unknown): void {
+    if (this.aborted) return;
+    this.abort(why);
+    this.listener?.(why);
+  }
 }

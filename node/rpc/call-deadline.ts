@@ -8,7 +8,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { parseTimeout as parseConnectTimeout } from "@connectrpc/connect/protocol-connect";
 import { parseTimeout as parseGrpcTimeout } from "@connectrpc/connect/protocol-grpc";
 import { Code } from "../../core/index.js";
-import type { HttpRequest } from "./http-types.js";
+import type { IncomingHttpHeaders } from "node:http2";
 
 export interface CallDeadline {
   /** Aborted at the deadline with DEADLINE_EXCEEDED. */
@@ -19,11 +19,11 @@ export interface CallDeadline {
   clear(): void;
 }
 
-/** The deadline `req` asks for, started now; undefined when it asks for none (or names one connect will refuse). */
-export function startCallDeadline(req: HttpRequest): CallDeadline | undefined {
-  const grpc = (req.headers["content-type"] ?? "").startsWith("application/grpc");
+/** The deadline a request's `headers` ask for, started now; undefined when they ask for none (or name one connect will refuse). */
+export function startCallDeadline(headers: IncomingHttpHeaders): CallDeadline | undefined {
+  const grpc = (headers["content-type"] ?? "").startsWith("application/grpc");
   const header = grpc ? "grpc-timeout" : "connect-timeout-ms";
-  const value = req.headers[header];
+  const value = headers[header];
   if (typeof value !== "string") return undefined;
   const { timeoutMs } = (grpc ? parseGrpcTimeout : parseConnectTimeout)(value, Number.MAX_SAFE_INTEGER);
   if (timeoutMs === undefined) return undefined;

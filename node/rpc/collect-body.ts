@@ -4,7 +4,7 @@
 // limit, and a body still arriving at the call's deadline ends the call with the deadline's
 // error. A body left partly unread is reported, so the connection can be closed rather than read
 // to its end.
-import type { HttpRequest } from "./http-types.js";
+import type { Readable } from "node:stream";
 import { tooLarge, type BodyLimit } from "./rpc-limits.js";
 import { createPrefixCheck } from "./request-body.js";
 
@@ -22,7 +22,7 @@ export interface CollectBodyOptions {
 }
 
 /** Resolves with the body; rejects with the bound it broke, the deadline, or the stream's error. */
-export function collectBody(req: HttpRequest, options: CollectBodyOptions): Promise<Buffer> {
+export function collectBody(req: Readable, options: CollectBodyOptions): Promise<Buffer> {
   const { maxBodyBytes, deadline } = options;
   const checkPrefix = options.enveloped ? createPrefixCheck(options.limit) : undefined;
   return new Promise((resolve, reject) => {

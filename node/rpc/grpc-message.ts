@@ -35,13 +35,18 @@ export function encodeGrpcMessage(message: string): string {
   return out.slice(0, keep > 0 ? ends[keep - 1] : 0) + suffix;
 }
 
+/** `trailers` with its grpc-message (as connect encodes it) encoded and bounded as the spec says; the same object. */
+export function withGrpcMessage<T extends OutgoingHttpHeaders>(trailers: T): T {
+  const message = trailers["grpc-message"];
+  if (typeof message === "string" && (message.includes("%") || message.length > GRPC_MESSAGE_MAX_BYTES)) {
+    (trailers as OutgoingHttpHeaders)["grpc-message"] = encodeGrpcMessage(safeDecode(message));
+  }
+  return trailers;
+}
+
 export class GrpcHttp2ServerResponse extends http2.Http2ServerResponse {
   override addTrailers(trailers: OutgoingHttpHeaders): void {
-    const message = trailers["grpc-message"];
-    if (typeof message === "string" && (message.includes("%") || message.length > GRPC_MESSAGE_MAX_BYTES)) {
-      trailers["grpc-message"] = encodeGrpcMessage(safeDecode(message));
-    }
-    super.addTrailers(trailers);
+    super.addTrailers(withGrpcMessage(trailers));
   }
 }
 

@@ -1,12 +1,11 @@
-// How the lean path writes an answer: headers, each message in its 5-byte envelope, and the
-// trailers carrying the status (for gRPC-web, as a trailer frame in the body), written by connect's
-// own trailer code so a client sees the same statuses, messages and details as from connect; and
-// how it tells that the client has gone or can take more.
+// What the lean path answers with: headers, each message in its 5-byte envelope, and the
+// trailers carrying the status (for gRPC-web, as a trailer frame in the body), made by connect's
+// own trailer code so a client sees the same statuses, messages and details as from connect.
+// lean-exchange.ts writes them.
 import { ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
 import { Code } from "../../core/index.js";
-import type { HttpResponse } from "./http-types.js";
 import { headerRecord, recordHeaders, type HeaderRecord } from "./record-headers.js";
 
 export type LeanProtocol = "grpc" | "grpc-web";
@@ -15,25 +14,6 @@ export const responseContentType: Record<LeanProtocol, string> = {
   grpc: "application/grpc+proto",
   "grpc-web": "application/grpc-web+proto",
 };
-
-/** Whether the client has gone: its stream (HTTP/2) or its connection (HTTP/1.1) is closed. */
-export function isGone(res: HttpResponse): boolean {
-  return "stream" in res ? res.stream.destroyed : res.destroyed;
-}
-
-/** Resolves when `res` can take more, or has closed (the loop then sees it gone). */
-export function drained(res: HttpResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (isGone(res)) return resolve();
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
-}
 
 export interface Outcome {
   readonly header: Headers;
@@ -55,40 +35,27 @@ export function answerHeader(header: Headers, protocol: LeanProtocol): HeaderRec
   return record;
 }
 
-export function writeAnswer(res: HttpResponse, protocol: LeanProtocol, outcome: Outcome): void {
-  if (res.headersSent || res.writableEnded) return;
-  res.writeHead(200, answerHeader(outcome.header, protocol));
-  if (!outcome.message) return writeTrailers(res, protocol, outcome.trailer);
-  if (protocol === "grpc") {
-    res.addTrailers(trailerRecord(outcome.trailer));
-    return void res.end(envelope(0, outcome.message));
-  }
-  // One buffer: the message's frame, then the trailer's.
+/** A gRPC-web answer's body: its message's frame, if any, then the trailer's, in one buffer. */
+export function grpcWebBody(outcome: Outcome): Buffer {
   const trailerFrame = grpcWebTrailer(outcome.trailer);
+  if (!outcome.message) return trailerFrame;
   const body = Buffer.allocUnsafe(5 + outcome.message.length + trailerFrame.length);
   body[0] = 0;
   body.writeUInt32BE(outcome.message.length, 1);
   body.set(outcome.message, 5);
   body.set(trailerFrame, 5 + outcome.message.length);
-  res.end(body);
+  return body;
 }
 
-/** Ends an answer whose headers (and any messages) are written: its status and trailers. */
-export function writeTrailers(res: HttpResponse, protocol: LeanProtocol, trailer: Headers): void {
-  if (protocol === "grpc") {
-    res.addTrailers(trailerRecord(trailer));
-    return void res.end();
-  }
-  res.end(grpcWebTrailer(trailer));
-}
-
-function trailerRecord(trailer: Headers): HeaderRecord {
+/** The trailers as written: the status (0 unless set) and whatever the call added. */
+export function trailerRecord(trailer: Headers): HeaderRecord {
   const record = headerRecord(trailer);
   record["grpc-status"] ??= "0";
   return record;
 }
 
-function grpcWebTrailer(trailer: Headers): Buffer {
+/** The frame that ends a gRPC-web answer: its trailers. */
+export function grpcWebTrailer(trailer: Headers): Buffer {
   const record = trailerRecord(trailer);
   const onlyOk = record["grpc-status"] === "0" && Object.keys(record).length === 1;
   return onlyOk ? okTrailerFrame : envelope(trailerFlag, trailerSerialize(recordHeaders(record)));

@@ -7,7 +7,10 @@
 // holds, encode, and the answer written: for a unary call one write of headers, message and
 // trailers; for a stream the headers with its first message, each message as it comes (waiting
 // while the client is slow to read), then the trailers. Errors are written by connect's own
-// trailer code, so a client sees the same statuses, messages and details either way.
+// trailer code, so a client sees the same statuses, messages and details either way. The HTTP
+// side of a call is its exchange (lean-exchange.ts): Node's request and response, or a bare
+// HTTP/2 stream. What a call holds is made once per call as plain fields and shared methods, not
+// closures, since on a small call the allocation is most of the cost.
 //
 // Whatever is out of the ordinary goes the general way with the body already read: a body that
 // is not exactly one well-formed envelope, a message that does not decode, compression, JSON,
@@ -35,12 +38,12 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { Code } from "../../core/index.js";
-import type { Writable } from "node:stream";
+import type { IncomingHttpHeaders } from "node:http2";
 import type { CallDeadline } from "./call-deadline.js";
 import { callControlKey, createCallControl, type CallControl, type TransportCallControl } from "./call-control.js";
 import { encodingOf } from "./encoded-answer.js";
-import type { HttpRequest, HttpResponse } from "./http-types.js";
-import { answerHeader, drained, envelope, errorAnswer, isGone, responseContentType, writeAnswer, writeTrailers, type LeanProtocol, type Outcome } from "./lean-answer.js";
+import { errorAnswer, responseContentType, type LeanProtocol, type Outcome } from "./lean-answer.js";
+import type { LeanExchange } from "./lean-exchange.js";
 import { recordHeaders } from "./record-headers.js";
 
 export type { LeanProtocol } from "./lean-answer.js";
@@ -70,7 +73,6 @@ export type ForwardOf = (service: DescService, method: DescMethodUnary, request:
 /** What a call on the lean path is given by the port. */
 export interface LeanCall {
   readonly path: string;
-  readonly protocol: LeanProtocol;
   readonly values: ContextValues;
   /** The call's deadline, when it has one. */
   readonly deadline?: CallDeadline;
@@ -81,10 +83,10 @@ export interface LeanCall {
 export interface LeanCalls {
   /** Records a service as the router registers it; its unary methods and server streams get the short way. */
   addService(service: DescService, impl: Partial<ServiceImpl<DescService>>): void;
-  /** The protocol of a request this path takes for `path`, or undefined. */
-  accepts(req: HttpRequest, path: string): LeanProtocol | undefined;
+  /** The protocol of a request (its method, headers, and whether it came over HTTP/2) this path takes for `path`, or undefined. */
+  accepts(method: string | undefined, path: string, headers: IncomingHttpHeaders, http2: boolean): LeanProtocol | undefined;
   /** Runs the call (accepts() said yes) on its body, read whole under the port's limits. */
-  serve(req: HttpRequest, res: HttpResponse, call: LeanCall, body: Buffer): void;
+  serve(exchange: LeanExchange, call: LeanCall, body: Buffer): void;
 }
 
 type LeanDescMethod = DescMethodUnary | DescMethodServerStreaming;
@@ -123,103 +125,124 @@ export function createLeanCalls(options: LeanCallsOptions): LeanCalls {
     }
   }
 
-  function accepts(req: HttpRequest, path: string): LeanProtocol | undefined {
-    if (req.method !== "POST" || !methods.has(path)) return undefined;
-    const encoding = req.headers["grpc-encoding"];
+  function accepts(method: string | undefined, path: string, headers: IncomingHttpHeaders, http2: boolean): LeanProtocol | undefined {
+    if (method !== "POST" || !methods.has(path)) return undefined;
+    const encoding = headers["grpc-encoding"];
     if (encoding !== undefined && encoding !== "identity") return undefined;
-    const type = req.headers["content-type"] ?? "";
-    if (grpcContentTypes.has(type)) return "stream" in req ? "grpc" : undefined;
+    const type = headers["content-type"] ?? "";
+    if (grpcContentTypes.has(type)) return http2 ? "grpc" : undefined;
     return grpcWebContentTypes.has(type) ? "grpc-web" : undefined;
   }
 
-  function serve(req: HttpRequest, res: HttpResponse, call: LeanCall, body: Buffer): void {
+  function serve(exchange: LeanExchange, call: LeanCall, body: Buffer): void {
     const lean = methods.get(call.path)!;
     const message = decodeEnvelope(lean.input, body);
     if (message === undefined) return call.fallBack(body);
     const forward = lean.method.methodKind === "unary" ? options.forwardOf?.(lean.service, lean.method, message) : undefined;
-    run(lean, { message, forward, bytes: forward && body.subarray(5) }, req, res, call);
-  }
-
-  // The call itself: the interceptors and the implementation, then the answer.
-  function run(lean: LeanMethod, input: LeanInput, req: HttpRequest, res: HttpResponse, call: LeanCall): void {
-    const control = createCallControl();
-    running.add(control);
-    call.values.set(callControlKey, control);
-    let settled = false;
-    const onClose = () => {
-      if (!settled) control.abortFromTransport(new ConnectError("the client went away", Code.Canceled));
-    };
-    res.once("close", onClose);
-    const deadline = call.deadline?.signal;
-    const onDeadline = () => control.abortFromTransport(deadline!.reason);
-    deadline?.addEventListener("abort", onDeadline, { once: true });
-
-    const request = leanRequest(lean, input, req, call, control);
-    lean
-      .invoke(request)
-      .then(
-        (response) => (response.stream ? streamAnswer(res, call, lean, response, options) : unaryAnswer(res, call, lean, response, options)),
-        (error: unknown) => answer(res, call, errorAnswer(error, request.responseHeader), options),
-      )
-      .finally(() => {
-        settled = true;
-        running.delete(control);
-        res.off("close", onClose);
-        deadline?.removeEventListener("abort", onDeadline);
-      });
+    new LeanRun(lean, exchange, call, running, options).start(message, forward, forward && body.subarray(5));
   }
 
   return { addService, accepts, serve };
 }
 
-function unaryAnswer(res: HttpResponse, call: LeanCall, lean: LeanMethod, response: UnaryResponse, options: LeanCallsOptions): void {
-  const bytes = (response as LeanResponse).bytes ?? encodingOf(response.message) ?? toBinary(lean.method.output, response.message as never);
-  if (bytes.length > options.maxMessageBytes) return answer(res, call, errorAnswer(tooLargeAnswer(bytes.length, options), response.header), options);
-  answer(res, call, { header: response.header, trailer: response.trailer, message: bytes }, options);
-}
+// One call from its interceptors to its answer: the call's own control, the wait for the client
+// going away or the deadline, and the answer.
+class LeanRun {
+  private readonly control = createCallControl();
+  private settled = false;
+  private readonly onGone = () => {
+    if (!this.settled) this.control.abortFromTransport(new ConnectError("the client went away", Code.Canceled));
+  };
+  private readonly onDeadline = () => this.control.abortFromTransport(this.call.deadline!.signal.reason);
+  private request: LeanRequest | undefined;
 
-// A stream's messages as the handler yields them, each written when the client can take it;
-// its end, or its error, in the trailers. A client gone ends the handler (its signal) and the
-// loop with it.
-async function streamAnswer(res: HttpResponse, call: LeanCall, lean: LeanMethod, response: StreamResponse, options: LeanCallsOptions): Promise<void> {
-  const output = lean.method.output;
-  const messages = response.message[Symbol.asyncIterator]();
-  let done = false;
-  try {
-    for (;;) {
-      const next = await messages.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      if (isGone(res)) return;
-      const bytes = toBinary(output, isMessage(next.value, output) ? next.value : create(output, next.value as never));
-      if (bytes.length > options.maxMessageBytes) throw tooLargeAnswer(bytes.length, options);
-      if (!res.headersSent) res.writeHead(200, answerHeader(response.header, call.protocol));
-      if (!(res as Writable).write(envelope(0, bytes))) await drained(res);
+  constructor(
+    private readonly lean: LeanMethod,
+    private readonly exchange: LeanExchange,
+    private readonly call: LeanCall,
+    private readonly running: Set<TransportCallControl>,
+    private readonly options: LeanCallsOptions,
+  ) {}
+
+  start(message: object, forward: Forward | undefined, bytes: Uint8Array | undefined): void {
+    const { control, exchange, call } = this;
+    this.running.add(control);
+    call.values.set(callControlKey, control);
+    exchange.watch(this.onGone);
+    call.deadline?.signal.addEventListener("abort", this.onDeadline, { once: true });
+    const request = (this.request = new LeanRequest(this.lean, message, forward, bytes, exchange, call, control));
+    this.lean.invoke(request as unknown as AnyRequest).then(
+      (response) => this.answered(response),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  private answered(response: AnyResponse): void {
+    if (!response.stream) {
+      this.end();
+      const bytes = (response as LeanResponse).bytes ?? encodingOf(response.message) ?? toBinary(this.lean.method.output, response.message as never);
+      if (bytes.length > this.options.maxMessageBytes) return this.answer(errorAnswer(tooLargeAnswer(bytes.length, this.options), response.header));
+      return this.answer({ header: response.header, trailer: response.trailer, message: bytes });
     }
-    endStream(res, call, { header: response.header, trailer: response.trailer }, options);
-  } catch (error) {
-    endStream(res, call, errorAnswer(error, response.header), options);
-  } finally {
-    if (!done) messages.return?.()?.catch(() => {});
+    void this.stream(response).finally(() => this.end());
   }
-}
 
-function answer(res: HttpResponse, call: LeanCall, outcome: Outcome, options: LeanCallsOptions): void {
-  try {
-    writeAnswer(res, call.protocol, outcome);
-  } catch (error) {
-    options.onError(error, call.path);
+  private failed(error: unknown): void {
+    this.end();
+    this.answer(errorAnswer(error, this.request!.responseHeader));
   }
-}
 
-function endStream(res: HttpResponse, call: LeanCall, outcome: Outcome, options: LeanCallsOptions): void {
-  if (!res.headersSent) return answer(res, call, outcome, options);
-  try {
-    if (!isGone(res) && !res.writableEnded) writeTrailers(res, call.protocol, outcome.trailer);
-  } catch (error) {
-    options.onError(error, call.path);
+  private end(): void {
+    this.settled = true;
+    this.running.delete(this.control);
+    this.exchange.release(this.onGone);
+    this.call.deadline?.signal.removeEventListener("abort", this.onDeadline);
+  }
+
+  private answer(outcome: Outcome): void {
+    try {
+      this.exchange.answer(outcome);
+    } catch (error) {
+      this.options.onError(error, this.call.path);
+    }
+  }
+
+  // A stream's messages as the handler yields them, each written when the client can take it;
+  // its end, or its error, in the trailers. A client gone ends the handler (its signal) and the
+  // loop with it.
+  private async stream(response: StreamResponse): Promise<void> {
+    const { exchange, options } = this;
+    const output = this.lean.method.output;
+    const messages = response.message[Symbol.asyncIterator]();
+    let done = false;
+    try {
+      for (;;) {
+        const next = await messages.next();
+        if (next.done) {
+          done = true;
+          break;
+        }
+        if (exchange.gone()) return;
+        const bytes = toBinary(output, isMessage(next.value, output) ? next.value : create(output, next.value as never));
+        if (bytes.length > options.maxMessageBytes) throw tooLargeAnswer(bytes.length, options);
+        if (!exchange.started) exchange.start(response.header);
+        if (!exchange.send(bytes)) await exchange.drained();
+      }
+      this.finish({ header: response.header, trailer: response.trailer });
+    } catch (error) {
+      this.finish(errorAnswer(error, response.header));
+    } finally {
+      if (!done) messages.return?.()?.catch(() => {});
+    }
+  }
+
+  private finish(outcome: Outcome): void {
+    if (!this.exchange.started) return this.answer(outcome);
+    try {
+      this.exchange.finish(outcome.trailer);
+    } catch (error) {
+      this.options.onError(error, this.call.path);
+    }
   }
 }
 
@@ -233,30 +256,15 @@ type Implementation = (input: unknown, context: HandlerContext) => unknown;
 function leanMethod(service: DescService, method: LeanDescMethod, implementation: Implementation, interceptors: readonly Interceptor[]): Omit<LeanMethod, "input"> {
   const inner = async (req: AnyRequest): Promise<AnyResponse> => {
     const lean = req as LeanRequest;
-    // The request as the interceptors left it; its signal is made only if the handler reads it.
-    const context: HandlerContext = {
-      method,
-      service,
-      requestMethod: "POST",
-      protocolName: lean.protocolName,
-      url: req.url,
-      get signal() {
-        return req.signal;
-      },
-      timeoutMs: lean.timeoutMs,
-      requestHeader: req.header,
-      responseHeader: lean.responseHeader,
-      responseTrailer: lean.responseTrailer,
-      values: req.contextValues,
-    };
-    const reply = { service, header: lean.responseHeader, trailer: lean.responseTrailer };
+    const context = new LeanContext(method, service, lean);
     if (req.stream) {
       const messages = implementation(await onlyMessage(req.message), context) as AsyncIterable<unknown>;
-      return { ...reply, stream: true, method: method as DescMethodServerStreaming, message: messages } as StreamResponse;
+      return { service, header: lean.responseHeader, trailer: lean.responseTrailer, stream: true, method: method as DescMethodServerStreaming, message: messages } as StreamResponse;
     }
     if (lean.forward) return forwarded(service, method as DescMethodUnary, lean.forward, lean.bytes!, context);
     const answer = await implementation(req.message, context);
-    return { ...reply, stream: false, method: method as DescMethodUnary, message: isMessage(answer, method.output) ? answer : create(method.output, answer as never) };
+    const message = isMessage(answer, method.output) ? answer : create(method.output, answer as never);
+    return { service, header: lean.responseHeader, trailer: lean.responseTrailer, stream: false, method: method as DescMethodUnary, message };
   };
   const invoke = interceptors.reduceRight<(req: AnyRequest) => Promise<AnyResponse>>((next, interceptor) => interceptor(next as never) as never, inner);
   return { method, service, invoke };
@@ -306,36 +314,92 @@ interface LeanResponse extends UnaryResponse {
   readonly bytes?: Uint8Array;
 }
 
-type LeanRequest = AnyRequest & {
-  readonly forward?: Forward;
-  readonly bytes?: Uint8Array;
+// The request the interceptors and the implementation see, as connect would make it; what is
+// seldom read (the URL, the signal) is worked out only when it is. An interceptor may pass on a
+// copy (`{ ...req, signal }`): a copy keeps the fields, so what is worked out later reads fields.
+class LeanRequest {
+  readonly stream: boolean;
+  readonly service: DescService;
+  readonly method: LeanDescMethod;
+  readonly requestMethod = "POST";
+  readonly header: Headers;
+  readonly contextValues: ContextValues;
+  readonly message: unknown;
   readonly protocolName: LeanProtocol;
-  readonly timeoutMs: () => number | undefined;
+  readonly responseHeader: Headers;
+  readonly responseTrailer = recordHeaders();
+  readonly timeoutMs = leanTimeoutMs;
+
+  constructor(
+    lean: LeanMethod,
+    message: object,
+    readonly forward: Forward | undefined,
+    readonly bytes: Uint8Array | undefined,
+    readonly exchange: LeanExchange,
+    readonly call: LeanCall,
+    readonly control: CallControl,
+  ) {
+    this.stream = lean.method.methodKind === "server_streaming";
+    this.service = lean.service;
+    this.method = lean.method;
+    this.header = recordHeaders(exchange.headers as Record<string, string | string[] | undefined>);
+    this.contextValues = call.values;
+    this.message = this.stream ? oneMessage(message) : message;
+    this.protocolName = exchange.protocol;
+    this.responseHeader = recordHeaders({ "content-type": responseContentType[exchange.protocol] });
+  }
+
+  get url(): string {
+    return leanUrl(this);
+  }
+
+  get signal(): AbortSignal {
+    return this.control.signal;
+  }
+}
+
+function leanTimeoutMs(this: Pick<LeanRequest, "call">): number | undefined {
+  return this.call.deadline?.remainingMs();
+}
+
+function leanUrl(req: Pick<LeanRequest, "exchange" | "call">): string {
+  const headers = req.exchange.headers;
+  return `http://${headers[":authority"] ?? headers.host ?? "localhost"}${req.call.path}`;
+}
+
+// The handler's context, as connect would make it, from the request as the interceptors left it.
+class LeanContext implements HandlerContext {
+  readonly requestMethod = "POST";
+  readonly protocolName: string;
+  readonly requestHeader: Headers;
   readonly responseHeader: Headers;
   readonly responseTrailer: Headers;
-};
+  readonly values: ContextValues;
 
-function leanRequest(lean: LeanMethod, input: LeanInput, req: HttpRequest, call: LeanCall, control: CallControl): LeanRequest {
-  const stream = lean.method.methodKind === "server_streaming";
-  return {
-    stream,
-    service: lean.service,
-    method: lean.method,
-    requestMethod: "POST",
-    url: `http://${req.headers[":authority"] ?? req.headers.host ?? "localhost"}${call.path}`,
-    get signal() {
-      return control.signal;
-    },
-    header: recordHeaders(req.headers as Record<string, string | string[] | undefined>),
-    contextValues: call.values,
-    message: (stream ? oneMessage(input.message) : input.message) as never,
-    forward: input.forward,
-    bytes: input.bytes,
-    protocolName: call.protocol,
-    timeoutMs: () => call.deadline?.remainingMs(),
-    responseHeader: recordHeaders({ "content-type": responseContentType[call.protocol] }),
-    responseTrailer: recordHeaders(),
-  } as LeanRequest;
+  constructor(
+    readonly method: LeanDescMethod,
+    readonly service: DescService,
+    private readonly req: LeanRequest,
+  ) {
+    this.protocolName = req.protocolName;
+    this.requestHeader = req.header;
+    this.responseHeader = req.responseHeader;
+    this.responseTrailer = req.responseTrailer;
+    this.values = req.contextValues;
+  }
+
+  get url(): string {
+    return this.req.url ?? leanUrl(this.req);
+  }
+
+  // Made only if the handler reads it.
+  get signal(): AbortSignal {
+    return this.req.signal ?? this.req.control.signal;
+  }
+
+  timeoutMs(): number | undefined {
+    return this.req.timeoutMs();
+  }
 }
 
 /** The one message of a well-formed body, or undefined for anything else (left to connect). */

@@ -5,6 +5,7 @@
 // ends the call with DEADLINE_EXCEEDED. Nothing is buffered here: chunks pass through as they
 // come. A body left partly unread (cut off, or the call ended early) is reported, so the
 // connection can be closed rather than read to its end.
+import type { Readable } from "node:stream";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge, type BodyLimit } from "./rpc-limits.js";
 import { untilAborted } from "./until-aborted.js";
@@ -22,7 +23,7 @@ export interface RequestBodyOptions {
   readonly onAbandoned: () => void;
 }
 
-export async function* readRequestBody(req: HttpRequest, options: RequestBodyOptions): AsyncGenerator<Uint8Array> {
+export async function* readRequestBody(req: Readable, options: RequestBodyOptions): AsyncGenerator<Uint8Array> {
   const { limit, maxBodyBytes, deadline } = options;
   const checkPrefixes = options.enveloped ? createPrefixCheck(limit) : undefined;
   const chunks = req.iterator({ destroyOnReturn: false });

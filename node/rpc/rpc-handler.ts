@@ -19,6 +19,7 @@ import {
   type Interceptor,
 } from "@connectrpc/connect";
 import type { DescMessage } from "@bufbuild/protobuf";
+import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import {
   compressionBrotli,
@@ -35,7 +36,8 @@ import { continueIfExpected, readRequestBody } from "./request-body.js";
 import { collectBody } from "./collect-body.js";
 import { createLeanCalls, type ForwardOf, type LeanCalls } from "./lean-calls.js";
 import { isPromise, type MaybeAsync } from "./maybe-async.js";
-import { answerRefusal, closeAfterAnswer, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
+import { answerRefusal, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
+import { ResponseIncoming, StreamIncoming, type RpcIncoming } from "./rpc-incoming.js";
 
 /**
  * The entity (key id) whose credentials `checkRpc` admitted for this very call before its body
@@ -48,10 +50,11 @@ export interface RpcHandlerOptions {
   /** Run around every call, inside the port's own bounds (deadline, error size). */
   readonly interceptors: readonly Interceptor[];
   readonly shutdownSignal: AbortSignal;
-  readonly contextValues: (req: HttpRequest) => ContextValues;
+  /** The values every call of this request starts with (who its peer is). */
+  readonly contextValues: (incoming: RpcIncoming) => ContextValues;
   readonly limits: RpcLimits;
   /** What a call must pass before its body is read; a refusal is answered instead, an admission noted (admittedEntityKey). Answered at once when it can be (a token already verified). */
-  readonly checkRpc?: (req: HttpRequest, path: string) => MaybeAsync<RpcCheck>;
+  readonly checkRpc?: (incoming: RpcIncoming, path: string) => MaybeAsync<RpcCheck>;
   /** Paths of methods callable without credentials: `checkRpc` is not asked, bodies are held to `openMethodMaxBytes`. */
   readonly openMethods?: readonly string[];
   /** Told when checkRpc throws (the call hears INTERNAL) or an answer cannot be written. */
@@ -67,6 +70,12 @@ export interface RpcHandler {
   readonly services: ReadonlySet<string>;
   /** Serves the call when `path` is a served method; false when it is not. */
   serve(req: HttpRequest, res: HttpResponse, path: string): boolean;
+  /**
+   * Serves an HTTP/2 request given as its bare stream when it is a gRPC call the lean path takes
+   * (a unary call or a server stream, needing credentials, not compressed, nothing to continue);
+   * false, and the stream untouched, otherwise.
+   */
+  serveStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[]): boolean;
 }
 
 // The 5-byte prefix of one length-prefixed message.
@@ -100,40 +109,70 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   }
   const open = new Set(options.openMethods ?? []);
 
-  function run(method: UniversalHandler, req: HttpRequest, res: HttpResponse, path: string, isOpen: boolean, entity?: string): void {
-    const deadline = startCallDeadline(req);
-    if (deadline) res.once("close", deadline.clear);
-    const { enveloped, limit, maxBodyBytes } = bodyBounds(req, method, isOpen);
+  function run(method: UniversalHandler, incoming: RpcIncoming, path: string, isOpen: boolean, entity?: string): void {
+    const headers = incoming.headers;
+    const deadline = startCallDeadline(headers);
+    if (deadline) incoming.onClose(deadline.clear);
+    const { enveloped, limit, maxBodyBytes } = bodyBounds(headers, method, isOpen);
     let values: ContextValues;
     try {
-      values = options.contextValues(req);
+      values = options.contextValues(incoming);
     } catch (error) {
       onError(error, path);
-      answerRefusal(req, res, { code: Code.Internal, message: "internal error" });
-      return;
+      return refuse(incoming, { code: Code.Internal, message: "internal error" });
     }
     if (deadline) values.set(callHasDeadlineKey, true);
     if (entity !== undefined) values.set(admittedEntityKey, entity);
-    continueIfExpected(req, res);
-    const onAbandoned = () => closeAfterAnswer(res);
+    if (headers.expect !== undefined) {
+      const { req, res } = incoming.compat();
+      continueIfExpected(req, res);
+    }
+    const onAbandoned = () => incoming.closeAfterAnswer();
+    const protocol = maxBodyBytes === undefined ? undefined : lean.accepts(incoming.method, path, headers, incoming.http2);
+    const connect = (body: AsyncIterable<Uint8Array>) => {
+      const { req, res } = incoming.compat();
+      runConnect(method, req, res, path, onError, { values, body, deadline: deadline?.signal });
+    };
     // A call taking one message (unary, or a server stream the lean path takes) is read whole;
     // the others as their messages come, each held to the limit, so a broken bound is answered in
     // the call's own stream, as connect does.
-    const whole = method.method.methodKind === "unary" || (maxBodyBytes !== undefined && lean.accepts(req, path) !== undefined);
+    const whole = method.method.methodKind === "unary" || protocol !== undefined;
     if (!whole || maxBodyBytes === undefined) {
-      const body = readRequestBody(req, { enveloped, limit, maxBodyBytes, deadline: deadline?.signal, onAbandoned });
-      return runConnect(method, req, res, path, onError, { values, body, deadline: deadline?.signal });
+      return connect(readRequestBody(incoming.body, { enveloped, limit, maxBodyBytes, deadline: deadline?.signal, onAbandoned }));
     }
     // Its whole body, under the same bounds whichever way the call then goes.
-    collectBody(req, { limit, maxBodyBytes, enveloped, deadline: deadline?.signal, onAbandoned }).then(
+    collectBody(incoming.body, { limit, maxBodyBytes, enveloped, deadline: deadline?.signal, onAbandoned }).then(
       (body) => {
-        const protocol = lean.accepts(req, path);
-        const connect = (read: Buffer) => runConnect(method, req, res, path, onError, { values, body: onlyChunk(read), deadline: deadline?.signal });
-        if (protocol === undefined) return connect(body);
-        lean.serve(req, res, { path, protocol, values, deadline, fallBack: connect }, body);
+        const fallBack = (read: Buffer) => connect(onlyChunk(read));
+        if (protocol === undefined) return fallBack(body);
+        lean.serve(incoming.exchange(protocol), { path, values, deadline, fallBack }, body);
       },
-      (error: unknown) => answerRefusal(req, res, refusalOf(error)),
+      (error: unknown) => refuse(incoming, refusalOf(error)),
     );
+  }
+
+  // Credentials first: a caller without them hears that first, whatever else is wrong with its call.
+  function admit(method: UniversalHandler, incoming: RpcIncoming, path: string): void {
+    const isOpen = open.has(path);
+    const admitted = (entity?: string): void => {
+      const tooLarge = declaredTooLarge(incoming.headers, method, isOpen);
+      if (tooLarge) refuse(incoming, tooLarge);
+      else run(method, incoming, path, isOpen, entity);
+    };
+    if (!checkRpc || isOpen) return admitted();
+    const decide = (check: RpcCheck) => (isRefusal(check) ? refuse(incoming, check) : admitted(check?.entity));
+    const failed = (error: unknown) => {
+      onError(error, path);
+      refuse(incoming, { code: Code.Internal, message: "internal error" });
+    };
+    let check: MaybeAsync<RpcCheck>;
+    try {
+      check = checkRpc(incoming, path);
+    } catch (error) {
+      return failed(error);
+    }
+    if (isPromise(check)) check.then(decide, failed);
+    else decide(check);
   }
 
   return {
@@ -141,39 +180,23 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     serve(req, res, path) {
       const method = methods.get(path);
       if (!method) return false;
-      const isOpen = open.has(path);
-      // A caller without credentials hears that first, whatever else is wrong with its call.
-      const admitted = (entity?: string): void => {
-        const tooLarge = declaredTooLarge(req, method, isOpen);
-        if (tooLarge) answerRefusal(req, res, tooLarge);
-        else run(method, req, res, path, isOpen, entity);
-      };
-      if (!checkRpc || isOpen) {
-        admitted();
-        return true;
-      }
-      const decide = (check: RpcCheck) => (isRefusal(check) ? answerRefusal(req, res, check) : admitted(check?.entity));
-      const failed = (error: unknown) => {
-        onError(error, path);
-        answerRefusal(req, res, { code: Code.Internal, message: "internal error" });
-      };
-      let check: MaybeAsync<RpcCheck>;
-      try {
-        check = checkRpc(req, path);
-      } catch (error) {
-        failed(error);
-        return true;
-      }
-      if (isPromise(check)) check.then(decide, failed);
-      else decide(check);
+      admit(method, new ResponseIncoming(req, res), path);
+      return true;
+    },
+    serveStream(stream, headers, rawHeaders) {
+      const path = pathOf(headers[":path"]);
+      const method = methods.get(path);
+      if (!method || open.has(path) || headers.expect !== undefined) return false;
+      if (lean.accepts(headers[":method"], path, headers, true) !== "grpc") return false;
+      admit(method, new StreamIncoming(stream, headers, rawHeaders), path);
       return true;
     },
   };
 
   // How a call's body is framed and how large it may be: a message's limit, and for a call
   // taking one message the whole body's (that message and its prefix).
-  function bodyBounds(req: HttpRequest, method: UniversalHandler, isOpen: boolean) {
-    const contentType = req.headers["content-type"] ?? "";
+  function bodyBounds(headers: IncomingHttpHeaders, method: UniversalHandler, isOpen: boolean) {
+    const contentType = headers["content-type"] ?? "";
     const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
     const limit: BodyLimit = isOpen
       ? { maxMessageBytes: limits.openMethodMaxBytes, open: true }
@@ -183,9 +206,9 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   }
 
   // A body whose declared length is over the limit is refused before any of it is read.
-  function declaredTooLarge(req: HttpRequest, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
-    const length = req.headers["content-length"];
-    const { limit, maxBodyBytes } = bodyBounds(req, method, isOpen);
+  function declaredTooLarge(headers: IncomingHttpHeaders, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
+    const length = headers["content-length"];
+    const { limit, maxBodyBytes } = bodyBounds(headers, method, isOpen);
     if (length === undefined || maxBodyBytes === undefined) return undefined;
     const declared = Number(length);
     if (!(declared > maxBodyBytes)) return undefined;
@@ -254,4 +277,17 @@ async function* onlyChunk(chunk: Uint8Array): AsyncGenerator<Uint8Array> {
 // Unary and server-streaming calls take one message: their whole body is held to its limit.
 function singleMessage(method: UniversalHandler): boolean {
   return method.method.methodKind === "unary" || method.method.methodKind === "server_streaming";
+}
+
+// A refusal in the caller's protocol, on Node's objects for the request.
+function refuse(incoming: RpcIncoming, refusal: RpcRefusal): void {
+  const { req, res } = incoming.compat();
+  answerRefusal(req, res, refusal);
+}
+
+/** A request target's path, without its query. */
+function pathOf(target: string | undefined): string {
+  const url = target ?? "/";
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
 }

@@ -4,7 +4,7 @@
 // be read before the next request on the connection, so unless it is small the connection closes
 // after the answer (a body of unknown length is read on and dropped up to the same bound first);
 // over HTTP/2 Node resets just that stream (NO_ERROR) once the answer is sent.
-import http2 from "node:http2";
+import http2, { type ServerHttp2Stream } from "node:http2";
 import { codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
 import type { Code } from "../../core/index.js";
 import { boundText, ERROR_MESSAGE_MAX_CHARS } from "./bounded-text.js";
@@ -97,10 +97,14 @@ export function closeAfterAnswer(res: HttpResponse): void {
     if (!res.headersSent) res.setHeader("connection", "close");
     return;
   }
+  closeStreamAfterAnswer(res.stream);
+}
+
+/** An HTTP/2 stream's part of closeAfterAnswer: its reset with NO_ERROR once the answer is out. */
+export function closeStreamAfterAnswer(stream: ServerHttp2Stream): void {
   // After the stream's own 'finish' (the response object says 'finish' only once the stream
   // has closed), and a little later still: Node writes the trailers on a later turn of the event
   // loop, and a reset submitted before then would drop them.
-  const stream = res.stream;
   const close = () => {
     if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_NO_ERROR);
   };

@@ -107,9 +107,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     access: browserAccessRules(runningConfig),
     // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
     // before it learns whether the method is served); Authenticate is open, its body kept small.
-    checkRpc: (req, path, peer) => {
+    checkRpc: (headers, path, peer) => {
       if (!auth.enabled || path === authenticatePath) return undefined;
-      return whenReady(auth.checkAuthorization(req.headers.authorization, peer), (check) =>
+      return whenReady(auth.checkAuthorization(headers.authorization, peer), (check) =>
         check.ok ? { entity: check.keyId } : { code: check.code, message: check.message },
       );
     },

@@ -45,8 +45,8 @@ beforeAll(async () => {
       });
     },
     limits: { maxMessageBytes: limit },
-    checkRpc: async (req, path) =>
-      path === authenticatePath || req.headers.authorization === bearer
+    checkRpc: async (headers, path) =>
+      path === authenticatePath || headers.authorization === bearer
         ? undefined
         : { code: Code.Unauthenticated, message: "authentication required" },
     openMethods: [authenticatePath],

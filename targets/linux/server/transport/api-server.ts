@@ -6,6 +6,7 @@
 import { createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
+import type { IncomingHttpHeaders } from "node:http2";
 import type { AddressInfo, Server } from "node:net";
 import { Code } from "../../../../core/index.js";
 import { ListenError } from "../../system/index.js";
@@ -16,14 +17,15 @@ import type { AccessRules, CorsOptions } from "./cors.js";
 import { createHttpRouteTable, type HttpRoute } from "./http-routes.js";
 import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 import { MESSAGE_SIZE_SETTING, resolveLimits, type TransportLimits } from "./limits.js";
-import { createCleartextListener, createTlsListener, type ListenerParts, type TlsCredentials } from "./listeners.js";
+import { createCleartextListener, createTlsListener, type ListenerParts, type StreamTaker, type TlsCredentials } from "./listeners.js";
 import { listeningOn, type ListeningOn } from "./listening-on.js";
-import { peerKey, peerOfRequest, type Peer } from "./peer.js";
+import { peerKey, peerOfSocket, type Peer } from "./peer.js";
 import { continueIfExpected } from "../../../../node/rpc/request-body.js";
 import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
 import type { ForwardOf } from "../../../../node/rpc/lean-calls.js";
 import type { MaybeAsync } from "../../../../node/rpc/maybe-async.js";
 import { createRpcHandler } from "../../../../node/rpc/rpc-handler.js";
+import { ResponseIncoming, type RpcIncoming } from "../../../../node/rpc/rpc-incoming.js";
 import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
 import { createUnknownRpcResponder, type RpcCheck } from "./unknown-rpc.js";
 
@@ -50,7 +52,7 @@ export interface ApiServerOptions {
    * caller's protocol, and the body is never read. `path` is "/package.Service/Method"; `peer` is
    * the request's connection's. Answered at once when it can be.
    */
-  readonly checkRpc?: (req: HttpRequest, path: string, peer: Peer) => MaybeAsync<RpcCheck>;
+  readonly checkRpc?: (headers: IncomingHttpHeaders, path: string, peer: Peer) => MaybeAsync<RpcCheck>;
   /** Paths of methods anyone may call (Authenticate): not checked, their bodies held to a small limit. */
   readonly openMethods?: readonly string[];
   /** Overrides of the limits (limits.ts); the message size is the `network.max_message_bytes` setting. */
@@ -110,7 +112,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const limits = resolveLimits(options.limits);
   const peerOf = createPeerLookup();
   const checkPeer = options.checkRpc;
-  const checkRpc = checkPeer && ((req: HttpRequest, path: string) => checkPeer(req, path, peerOf(req)));
+  const checkRpc = checkPeer && ((incoming: RpcIncoming, path: string) => checkPeer(incoming.headers, path, peerOf(incoming)));
   const onRouteError = options.onRouteError ?? (() => {});
   const plain = createHttpRouteTable(options.httpRoutes ?? [], (error, req) =>
     onRouteError(error, req.method ?? "", pathOf(req)),
@@ -119,7 +121,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     routes: options.routes,
     interceptors: options.interceptors ?? [],
     shutdownSignal: shutdown.signal,
-    contextValues: (req) => createContextValues().set(peerKey, peerOf(req)),
+    contextValues: (incoming) => createContextValues().set(peerKey, peerOf(incoming)),
     limits: { ...limits, messageSizeSetting: MESSAGE_SIZE_SETTING },
     checkRpc,
     openMethods: options.openMethods,
@@ -129,7 +131,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const unknown = createUnknownRpcResponder(rpc.services);
   const answerUnknown = (req: HttpRequest, res: HttpResponse, path: string) => {
     if (!checkRpc) return unknown.answerRpc(req, res, path);
-    Promise.resolve(checkRpc(req, path)).then(
+    Promise.resolve(checkRpc(new ResponseIncoming(req, res), path)).then(
       (check) => unknown.answerRpc(req, res, path, isRefusal(check) ? check : undefined),
       (error: unknown) => {
         onRouteError(error, req.method ?? "", path);
@@ -149,7 +151,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   };
 
   const gate = createConnectionGate({ ...limits, onRefused: options.onConnectionRefused });
-  const parts: ListenerParts = { handler, tracker, gate, limits };
+  // An HTTP/2 gRPC call the lean path takes skips Node's request and response objects, once the
+  // screen would have let it through untouched.
+  const takeStream: StreamTaker = (stream, headers, rawHeaders) => screen.passes(headers) && rpc.serveStream(stream, headers, rawHeaders);
+  const parts: ListenerParts = { handler, takeStream, tracker, gate, limits };
   const server = credentials ? tlsListener(parts, credentials) : createCleartextListener(parts);
   await listen(server, bind.value, options.bindAddress);
 
@@ -188,13 +193,13 @@ function pathOf(req: HttpRequest): string {
 }
 
 // One Peer per connection, not per call: an HTTP/2 request's `socket` is a proxy made per stream.
-function createPeerLookup(): (req: HttpRequest) => Peer {
+function createPeerLookup(): (incoming: RpcIncoming) => Peer {
   const peers = new WeakMap<object, Peer>();
-  return (req) => {
-    const connection: object = "stream" in req ? req.stream.session ?? req.stream : req.socket;
+  return (incoming) => {
+    const connection = incoming.connection;
     let peer = peers.get(connection);
     if (!peer) {
-      peer = peerOfRequest(req);
+      peer = peerOfSocket(incoming.socket);
       peers.set(connection, peer);
     }
     return peer;

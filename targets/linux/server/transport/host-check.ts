@@ -3,12 +3,13 @@
 // the machine's address (DNS rebinding); the browser then calls with that site's name as Host,
 // and finds the door shut. HTTP/2 carries the host as `:authority`, which Node also reads as
 // `host`.
-import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
+import type { IncomingHttpHeaders } from "node:http2";
+import type { HttpResponse } from "../../../../node/rpc/http-types.js";
 import { splitHostPort, type MachineNames } from "./machine-names.js";
 
-/** Why `req` does not name this machine, or undefined when it does. */
-export function hostRefusal(req: HttpRequest, names: MachineNames): string | undefined {
-  const host = req.headers.host ?? req.headers[":authority"];
+/** Why a request with these `headers` does not name this machine, or undefined when it does. */
+export function hostRefusal(headers: IncomingHttpHeaders, names: MachineNames): string | undefined {
+  const host = headers.host ?? headers[":authority"];
   const given = typeof host === "string" ? host : "";
   const split = splitHostPort(given);
   if (split !== undefined && names.has(split.host)) return undefined;

@@ -4,7 +4,7 @@
 // its absence) says so. Either way every connection passes the gate (the caps on connections)
 // first, is reported to the tracker, and is held to the time and size limits.
 import http from "node:http";
-import http2 from "node:http2";
+import http2, { type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import net from "node:net";
 import type { TLSSocket } from "node:tls";
 import type { ConnectionGate } from "./connection-gate.js";
@@ -20,8 +20,13 @@ export interface TlsCredentials {
   readonly key: Buffer;
 }
 
+/** Takes an HTTP/2 request as its bare stream, before Node makes its request and response objects; false to leave it to `handler`. */
+export type StreamTaker = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[]) => boolean;
+
 export interface ListenerParts {
   readonly handler: (req: HttpRequest, res: HttpResponse) => void;
+  /** Offered every HTTP/2 request first. */
+  readonly takeStream?: StreamTaker;
   readonly tracker: ConnectionTracker;
   readonly gate: ConnectionGate;
   readonly limits: TransportLimits;
@@ -60,6 +65,7 @@ export function createCleartextListener(parts: ListenerParts): net.Server {
   http1.emit("listening");
   const h2c = http2.createServer(http2Options(limits), handler);
   h2c.on("checkContinue", handler);
+  streamsFirst(h2c, parts.takeStream);
   h2c.on("session", (session) => {
     tracker.http2(session);
     watchSession(session, limits);
@@ -97,6 +103,7 @@ export function createTlsListener(parts: ListenerParts, credentials: TlsCredenti
   };
   const server = http2.createSecureServer(options, onRequest);
   server.on("checkContinue", onRequest);
+  streamsFirst(server, parts.takeStream);
   // The HTTP/1.1 side reads these from the server itself (this one listens, so they run).
   Object.assign(server, {
     headersTimeout: limits.headersTimeoutMs,
@@ -119,6 +126,18 @@ export function createTlsListener(parts: ListenerParts, credentials: TlsCredenti
     watchSession(session, limits);
   });
   return server;
+}
+
+// Node's compatibility layer listens for 'stream' (its request and response objects are made
+// there); `take` is offered each stream before it.
+function streamsFirst(server: http2.Http2Server | http2.Http2SecureServer, take: StreamTaker | undefined): void {
+  if (!take) return;
+  const compat = server.listeners("stream") as ((...args: unknown[]) => void)[];
+  server.removeAllListeners("stream");
+  server.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+    if (take(stream, headers, rawHeaders)) return;
+    for (const listener of compat) listener.call(server, stream, headers, flags, rawHeaders);
+  });
 }
 
 function http2Options(limits: TransportLimits) {

@@ -22,6 +22,10 @@ export function isLoopbackAddress(address: string): boolean {
 /** The peer of a request on the API port: its address, and whether its connection is TLS. */
 export function peerOfRequest(req: HttpRequest): Peer {
   // For HTTP/2 `socket` is a proxy to the session's socket, which reads through to it.
-  const socket = req.socket as { remoteAddress?: string; encrypted?: boolean };
-  return { address: socket.remoteAddress ?? "", secure: socket.encrypted === true };
+  return peerOfSocket(req.socket as { remoteAddress?: string; encrypted?: boolean });
+}
+
+/** The peer at the other end of a connection's socket. */
+export function peerOfSocket(socket: { readonly remoteAddress?: string; readonly encrypted?: boolean } | undefined): Peer {
+  return { address: socket?.remoteAddress ?? "", secure: socket?.encrypted === true };
 }

@@ -2,6 +2,7 @@
 // keys, the Host must name this machine and a page may call only from the machine's own origins
 // or the configured ones; with keys, any origin may call (the token decides). CORS headers and
 // preflights are answered here too.
+import type { IncomingHttpHeaders } from "node:http2";
 import { createCorsPolicy, type AccessRules, type CorsOptions } from "./cors.js";
 import { hostRefusal, refuseHost } from "./host-check.js";
 import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
@@ -10,6 +11,8 @@ import { createMachineNames, type MachineNames } from "./machine-names.js";
 export interface RequestScreen {
   /** Answers a request that goes no further (a foreign Host or origin, a preflight); true when it did. */
   screen(req: HttpRequest, res: HttpResponse): boolean;
+  /** True for a request (by its headers) that screen() would let through untouched: no page's origin, a Host it admits. */
+  passes(headers: IncomingHttpHeaders): boolean;
   /** True for an entity naming this machine: one of its names, alone or with the port it listens on. */
   namesMachine(entity: string): boolean;
 }
@@ -52,13 +55,17 @@ export function createRequestScreen(options: RequestScreenOptions): RequestScree
     screen(req, res) {
       const rules = options.access();
       if (!rules.tokensRequired) {
-        const wrongHost = hostRefusal(req, names);
+        const wrongHost = hostRefusal(req.headers, names);
         if (wrongHost !== undefined) {
           refuseHost(res, wrongHost);
           return true;
         }
       }
       return cors.apply(req, res, rules, ownOrigin);
+    },
+    passes(headers) {
+      if (headers.origin !== undefined || headers[":method"] === "OPTIONS") return false;
+      return options.access().tokensRequired || hostRefusal(headers, names) === undefined;
     },
     namesMachine: (entity) => names.namesMachine(entity, options.port()),
   };
