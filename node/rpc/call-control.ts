@@ -12,6 +12,8 @@ export interface CallControl {
   abort(reason: unknown): void;
   /** The one listener told when the transport ends the call (at once if it has). */
   onTransportAbort(listener: (reason: unknown) => void): void;
+  /** `listener` hears when the call ends, however it ends (at once if it has); the function returned stops that. */
+  whenAborted(listener: (reason: unknown) => void): () => void;
 }
 
 export interface TransportCallControl extends CallControl {
@@ -31,6 +33,7 @@ class Control implements TransportCallControl {
   private controller: AbortController | undefined = undefined;
   private reason: unknown = undefined;
   private listener: ((reason: unknown) => void) | undefined = undefined;
+  private watchers: ((reason: unknown) => void)[] | undefined = undefined;
 
   get signal(): AbortSignal {
     if (!this.controller) {
@@ -45,6 +48,19 @@ class Control implements TransportCallControl {
     this.aborted = true;
     this.reason = why;
     this.controller?.abort(why);
+    for (const watcher of this.watchers ?? []) watcher(why);
+  }
+
+  whenAborted(listener: (reason: unknown) => void): () => void {
+    if (this.aborted) {
+      listener(this.reason);
+      return noStop;
+    }
+    (this.watchers ??= []).push(listener);
+    return () => {
+      const at = this.watchers!.indexOf(listener);
+      if (at >= 0) this.watchers!.splice(at, 1);
+    };
   }
 
   onTransportAbort(listener: (reason: unknown) => void): void {
@@ -58,3 +74,5 @@ class Control implements TransportCallControl {
     this.listener?.(why);
   }
 }
+
+const noStop = () => {};

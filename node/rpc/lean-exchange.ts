@@ -3,7 +3,7 @@
 // response objects (HTTP/1.1, and HTTP/2 requests that went through Node's compatibility layer),
 // and over a bare HTTP/2 stream, for gRPC calls taken before that layer makes its two objects and
 // their streams (a third of what a small call cost). Either way the answer is the same bytes.
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream, ServerStreamResponseOptions } from "node:http2";
 import type { Writable } from "node:stream";
 import { withGrpcMessage } from "./grpc-message.js";
 import type { HttpResponse } from "./http-types.js";
@@ -141,12 +141,14 @@ export class StreamExchange implements LeanExchange {
     stream.end();
   }
 
-  // Node asks for the trailers once the last data is written ('wantTrailers').
+  // Node asks for the trailers once the last data is written ('wantTrailers'). No Date header: a
+  // gRPC client has no use for it, and it is made, checked and compressed for every answer
+  // (respond() reads `sendDate` as the compatibility layer's response does; its types omit it).
   private respond(header: Headers): void {
     const head: OutgoingHttpHeaders = answerHeader(header, "grpc");
     head[":status"] = 200;
     this.stream.once("wantTrailers", () => this.stream.sendTrailers(this.trailers ?? { "grpc-status": "0" }));
-    this.stream.respond(head, { waitForTrailers: true });
+    this.stream.respond(head, { waitForTrailers: true, sendDate: false } as ServerStreamResponseOptions);
   }
 }
 

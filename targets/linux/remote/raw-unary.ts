@@ -2,10 +2,9 @@
 // answer's bytes come back as they were written, nothing decoded or encoded on the way. A module
 // already speaks gRPC, so a call for one of its resources passes through svc-server this way.
 // The peer's status becomes a ConnectError with its code and message; a peer that cannot be
-// reached, or that breaks the protocol, is UNAVAILABLE / INTERNAL; the caller's signal resets the
-// stream (CANCEL), which the peer hears as its call being cancelled.
+// reached, or that breaks the protocol, is UNAVAILABLE / INTERNAL; the caller's cancellation resets
+// the stream (CANCEL), which the peer hears as its call being cancelled.
 import { ConnectError } from "@connectrpc/connect";
-import type { Http2SessionManager } from "@connectrpc/connect-node";
 import http2 from "node:http2";
 import { Code } from "../../../core/index.js";
 
@@ -14,31 +13,32 @@ export interface RawUnaryCall {
   readonly path: string;
   /** The request message's bytes (no frame). */
   readonly message: Uint8Array;
-  readonly signal?: AbortSignal;
+  /** Ends the call early; `whenAborted` is the call's own control (call-control.ts), cheaper than a signal. */
+  readonly cancel?: AbortSignal | { whenAborted(listener: (reason: unknown) => void): () => void };
   /** Passed on as `grpc-timeout`. */
   readonly timeoutMs?: number;
 }
 
-/** The answer message's bytes, or a thrown ConnectError. */
-export async function rawUnary(sessions: Http2SessionManager, call: RawUnaryCall): Promise<Uint8Array> {
-  if (call.signal?.aborted) throw ConnectError.from(call.signal.reason, Code.Canceled);
-  const headers: http2.OutgoingHttpHeaders = { "content-type": "application/grpc+proto", te: "trailers" };
+/** The answer message's bytes, or a thrown ConnectError. `session` gives the connection to call on, dialling it if needed. */
+export function rawUnary(session: () => http2.ClientHttp2Session, call: RawUnaryCall): Promise<Uint8Array> {
+  const headers: http2.OutgoingHttpHeaders = { ":method": "POST", ":path": call.path, "content-type": "application/grpc+proto", te: "trailers" };
   if (call.timeoutMs !== undefined) headers["grpc-timeout"] = `${Math.max(1, Math.ceil(call.timeoutMs))}m`;
   let stream: http2.ClientHttp2Stream;
   try {
-    stream = await sessions.request("POST", call.path, headers, {});
+    stream = session().request(headers);
   } catch (cause) {
-    throw new ConnectError(`the module could not be reached: ${(cause as Error).message}`, Code.Unavailable, undefined, undefined, cause);
+    return Promise.reject(new ConnectError(`the module could not be reached: ${(cause as Error).message}`, Code.Unavailable, undefined, undefined, cause));
   }
   const frame = Buffer.allocUnsafe(5 + call.message.length);
   frame[0] = 0;
   frame.writeUInt32BE(call.message.length, 1);
   frame.set(call.message, 5);
+  const answer = readAnswer(stream, call.cancel);
   stream.end(frame);
-  return readAnswer(sessions, stream, call.signal);
+  return answer;
 }
 
-function readAnswer(sessions: Http2SessionManager, stream: http2.ClientHttp2Stream, signal: AbortSignal | undefined): Promise<Uint8Array> {
+function readAnswer(stream: http2.ClientHttp2Stream, cancel: RawUnaryCall["cancel"]): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status: string | undefined;
@@ -47,20 +47,17 @@ function readAnswer(sessions: Http2SessionManager, stream: http2.ClientHttp2Stre
       if (typeof h["grpc-status"] === "string") status = h["grpc-status"];
       if (typeof h["grpc-message"] === "string") message = h["grpc-message"];
     };
-    const onAbort = () => {
+    const onAbort = (reason: unknown) => {
       stream.close(http2.constants.NGHTTP2_CANCEL);
-      reject(ConnectError.from(signal!.reason, Code.Canceled));
+      reject(ConnectError.from(reason, Code.Canceled));
     };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatching = watchCancel(cancel, onAbort);
     stream.on("response", note);
     stream.on("trailers", note);
-    stream.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      sessions.notifyResponseByteRead(stream);
-    });
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     stream.on("error", (error) => reject(new ConnectError(`the call to the module failed: ${error.message}`, Code.Unavailable)));
     stream.on("close", () => {
-      signal?.removeEventListener("abort", onAbort);
+      stopWatching();
       if (status === undefined) return reject(new ConnectError("the module answered without a gRPC status", Code.Internal));
       if (status !== "0") return reject(new ConnectError(decodeMessage(message ?? ""), statusCode(status)));
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
@@ -71,6 +68,20 @@ function readAnswer(sessions: Http2SessionManager, stream: http2.ClientHttp2Stre
     });
   });
 }
+
+function watchCancel(cancel: RawUnaryCall["cancel"], onAbort: (reason: unknown) => void): () => void {
+  if (cancel === undefined) return noStop;
+  if (!("addEventListener" in cancel)) return cancel.whenAborted(onAbort);
+  if (cancel.aborted) {
+    onAbort(cancel.reason);
+    return noStop;
+  }
+  const listener = () => onAbort(cancel.reason);
+  cancel.addEventListener("abort", listener, { once: true });
+  return () => cancel.removeEventListener("abort", listener);
+}
+
+const noStop = () => {};
 
 // A status outside gRPC's codes is UNKNOWN, as gRPC clients read it.
 function statusCode(text: string): Code {

@@ -1,14 +1,19 @@
 // Serves connect routes as gRPC over HTTP/2 on a unix socket, the module side of the channel
-// between svc-server and a module process (and the server side for a module's calls back). The
-// socket is readable and writable by its owner only. A stale socket left by a crashed process
-// is replaced; a live one is not. Closing is prompt: running calls are told to wrap up (their
-// signal aborts), sessions get GOAWAY, and whatever is still open at the deadline is destroyed.
-import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+// between svc-server and a module process (and the server side for a module's calls back), through
+// the same RPC handler as the API port: its unary calls and server streams take the lean path,
+// straight from their HTTP/2 streams, the rest go through connect. The socket is readable and
+// writable by its owner only, so no credentials are asked; a message may be as large as one
+// buffer. A stale socket left by a crashed process is replaced; a live one is not. Closing is
+// prompt: running calls are told to wrap up (their signal aborts), sessions get GOAWAY, and
+// whatever is still open at the deadline is destroyed.
+import { createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { setMaxListeners } from "node:events";
 import { chmod, lstat, unlink } from "node:fs/promises";
 import { createServer, type Http2Session } from "node:http2";
 import { connect } from "node:net";
+import { createRpcHandler } from "../../../node/rpc/rpc-handler.js";
+import { streamsFirst } from "../../../node/rpc/streams-first.js";
+import { createUnknownRpcResponder } from "../../../node/rpc/unknown-rpc.js";
 import { ListenError } from "../system/index.js";
 
 export interface UnixSocketServerOptions {
@@ -16,7 +21,12 @@ export interface UnixSocketServerOptions {
   readonly interceptors?: readonly Interceptor[];
   /** How long close() lets running calls finish before it destroys the sessions left. Default 2000. */
   readonly closeDeadlineMs?: number;
+  /** Told when a call's answer could not be written. */
+  readonly onCallError?: (error: unknown, path: string) => void;
 }
+
+// Both ends of the socket are this user's processes: a message is bounded only by what one buffer holds.
+const LOCAL_MESSAGE_MAX_BYTES = 2 ** 31 - 1;
 
 export interface UnixSocketServer {
   readonly socketPath: string;
@@ -42,12 +52,21 @@ export async function listenOnUnixSocket(
   const shutdown = new AbortController();
   // Every call in flight listens to it; many at once is normal, not a leak.
   setMaxListeners(0, shutdown.signal);
-  const handler = connectNodeAdapter({
+  const rpc = createRpcHandler({
     routes,
     interceptors: [...(options.interceptors ?? [])],
     shutdownSignal: shutdown.signal,
+    contextValues: () => createContextValues(),
+    limits: { maxMessageBytes: LOCAL_MESSAGE_MAX_BYTES, openMethodMaxBytes: LOCAL_MESSAGE_MAX_BYTES },
+    onError: options.onCallError ?? (() => {}),
   });
-  const server = createServer(handler);
+  // A method nobody serves is a plain 404, as connect's router answers it: the client names the
+  // resource and the method it asked for (remote-call-error.ts).
+  const unknown = createUnknownRpcResponder(rpc.services);
+  const server = createServer((req, res) => {
+    if (!rpc.serve(req, res, (req.url ?? "/").split("?")[0]!)) unknown.notFound(res);
+  });
+  streamsFirst(server, (stream, headers, rawHeaders) => rpc.serveStream(stream, headers, rawHeaders));
   const sessions = new Set<Http2Session>();
   server.on("session", (session) => {
     if (shutdown.signal.aborted) {

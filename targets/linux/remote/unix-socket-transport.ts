@@ -5,6 +5,7 @@
 // call.
 import { ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import http2 from "node:http2";
 import { connect } from "node:net";
 import { Code } from "../../../core/index.js";
 import { rawUnary, type RawUnaryCall } from "./raw-unary.js";
@@ -20,7 +21,7 @@ export interface UnixSocketTransportOptions {
 
 export interface UnixSocketTransport extends Transport {
   readonly socketPath: string;
-  /** One unary call as bytes, on the same connection (raw-unary.ts). */
+  /** One unary call as bytes (raw-unary.ts), on a connection of its own that asks nothing of connect per call. */
   rawUnary(call: RawUnaryCall): Promise<Uint8Array>;
   /** Ends the connection; calls in flight fail, later calls fail at once. Idempotent. */
   close(): void;
@@ -42,6 +43,7 @@ export function createUnixSocketTransport(socketPath: string, options: UnixSocke
     defaultTimeoutMs: options.defaultTimeoutMs,
     interceptors: [...(options.interceptors ?? [])],
   });
+  const raw = createRawSession(socketPath, options.idleConnectionTimeoutMs ?? DEFAULT_IDLE_MS);
   let closed = false;
   const refuse = () => new ConnectError(`the connection to ${socketPath} has been closed`, Code.Unavailable);
 
@@ -56,7 +58,7 @@ export function createUnixSocketTransport(socketPath: string, options: UnixSocke
     },
     rawUnary(call) {
       if (closed) return Promise.reject(refuse());
-      return rawUnary(sessions, call);
+      return rawUnary(raw.session, call);
     },
     stream(method, signal, timeoutMs, header, input, contextValues) {
       if (closed) return Promise.reject(refuse());
@@ -66,6 +68,34 @@ export function createUnixSocketTransport(socketPath: string, options: UnixSocke
       if (closed) return;
       closed = true;
       sessions.abort(new ConnectError(`the connection to ${socketPath} has been closed`, Code.Canceled));
+      raw.close();
+    },
+  };
+}
+
+const DEFAULT_IDLE_MS = 15 * 60_000;
+
+// The connection raw calls go on: dialled when first needed, again once it is gone (a module
+// restarted on the same path), closed after a while without calls.
+function createRawSession(socketPath: string, idleMs: number): { session: () => http2.ClientHttp2Session; close(): void } {
+  let current: http2.ClientHttp2Session | undefined;
+  const forget = (session: http2.ClientHttp2Session) => () => {
+    if (current === session) current = undefined;
+  };
+  return {
+    session() {
+      if (current && !current.closed && !current.destroyed) return current;
+      const session = http2.connect(AUTHORITY, { createConnection: () => connect(socketPath) });
+      // A peer gone mid-frame raises an error here; 'close' follows and the next call dials again.
+      session.on("error", () => {});
+      session.once("close", forget(session));
+      session.once("goaway", forget(session));
+      session.setTimeout(idleMs, () => session.close());
+      return (current = session);
+    },
+    close() {
+      current?.destroy();
+      current = undefined;
     },
   };
 }

@@ -11,6 +11,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import { formatResourceName, type Resource, type ResourceLookup } from "../../../../core/index.js";
 import { safety_heartbeat_monitored } from "../../../../proto/gen/common/v1/common_pb.js";
 import { peerServing } from "../../remote/index.js";
+import { callControlKey } from "../transport/index.js";
 import { SESSION_HEADER, type ConnectCallOptions } from "./connect-call.js";
 
 /** Carries one call's request bytes to the process serving its resource; resolves with the answer's bytes. */
@@ -56,7 +57,9 @@ export function createModuleForwarding(options: ModuleForwardingOptions): Forwar
         const sessionId = context.requestHeader.get(SESSION_HEADER) ?? "";
         options.onActuatorDriven?.(sessionId, formatResourceName(resource.name), resource as Resource & { stop(): Promise<void> });
       }
-      return peer.rawUnary({ path, message, signal: context.signal, timeoutMs: context.timeoutMs() });
+      // The call's own control where the port made one: no signal needs making for this call.
+      const cancel = context.values.get(callControlKey) ?? context.signal;
+      return peer.rawUnary({ path, message, cancel, timeoutMs: context.timeoutMs() });
     };
   };
 }

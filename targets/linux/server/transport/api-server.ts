@@ -17,7 +17,8 @@ import type { AccessRules, CorsOptions } from "./cors.js";
 import { createHttpRouteTable, type HttpRoute } from "./http-routes.js";
 import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 import { MESSAGE_SIZE_SETTING, resolveLimits, type TransportLimits } from "./limits.js";
-import { createCleartextListener, createTlsListener, type ListenerParts, type StreamTaker, type TlsCredentials } from "./listeners.js";
+import { createCleartextListener, createTlsListener, type ListenerParts, type TlsCredentials } from "./listeners.js";
+import type { StreamTaker } from "../../../../node/rpc/streams-first.js";
 import { listeningOn, type ListeningOn } from "./listening-on.js";
 import { peerKey, peerOfSocket, type Peer } from "./peer.js";
 import { continueIfExpected } from "../../../../node/rpc/request-body.js";
@@ -27,7 +28,8 @@ import type { MaybeAsync } from "../../../../node/rpc/maybe-async.js";
 import { createRpcHandler } from "../../../../node/rpc/rpc-handler.js";
 import { ResponseIncoming, type RpcIncoming } from "../../../../node/rpc/rpc-incoming.js";
 import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
-import { createUnknownRpcResponder, type RpcCheck } from "./unknown-rpc.js";
+import type { RpcCheck } from "../../../../node/rpc/rpc-refusal.js";
+import { createUnknownRpcResponder } from "../../../../node/rpc/unknown-rpc.js";
 
 export interface ApiServerOptions {
   /** "host:port" to listen on, as in the `bind_address` setting; port 0 picks a free port. */

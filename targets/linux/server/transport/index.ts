@@ -6,7 +6,7 @@ export { formatListeningOn, listeningOn, type ListeningOn } from "./listening-on
 export { parseBindAddress, type BindAddress, type BindAddressResult } from "./bind-address.js";
 export { corsAllowedHeaders, corsExposedHeaders, type AccessRules, type CorsOptions } from "./cors.js";
 export { createMachineNames, normalizeHost, splitHostPort, type MachineNames } from "./machine-names.js";
-export type { RpcAdmission, RpcCheck, RpcRefusal } from "./unknown-rpc.js";
+export type { RpcAdmission, RpcCheck, RpcRefusal } from "../../../../node/rpc/rpc-refusal.js";
 export { admittedEntityKey } from "../../../../node/rpc/rpc-handler.js";
 export type { HttpRoute } from "./http-routes.js";
 export type { HttpHandler, HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";

@@ -4,13 +4,14 @@
 // its absence) says so. Either way every connection passes the gate (the caps on connections)
 // first, is reported to the tracker, and is held to the time and size limits.
 import http from "node:http";
-import http2, { type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import http2 from "node:http2";
 import net from "node:net";
 import type { TLSSocket } from "node:tls";
 import type { ConnectionGate } from "./connection-gate.js";
 import type { ConnectionTracker } from "./connection-tracker.js";
 import { GrpcHttp2ServerResponse } from "../../../../node/rpc/grpc-message.js";
 import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
+import { streamsFirst, type StreamTaker } from "../../../../node/rpc/streams-first.js";
 import type { TransportLimits } from "./limits.js";
 import { sniffPreface } from "./preface-sniffer.js";
 import { watchSession } from "./session-timeouts.js";
@@ -19,9 +20,6 @@ export interface TlsCredentials {
   readonly cert: Buffer;
   readonly key: Buffer;
 }
-
-/** Takes an HTTP/2 request as its bare stream, before Node makes its request and response objects; false to leave it to `handler`. */
-export type StreamTaker = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[]) => boolean;
 
 export interface ListenerParts {
   readonly handler: (req: HttpRequest, res: HttpResponse) => void;
@@ -126,18 +124,6 @@ export function createTlsListener(parts: ListenerParts, credentials: TlsCredenti
     watchSession(session, limits);
   });
   return server;
-}
-
-// Node's compatibility layer listens for 'stream' (its request and response objects are made
-// there); `take` is offered each stream before it.
-function streamsFirst(server: http2.Http2Server | http2.Http2SecureServer, take: StreamTaker | undefined): void {
-  if (!take) return;
-  const compat = server.listeners("stream") as ((...args: unknown[]) => void)[];
-  server.removeAllListeners("stream");
-  server.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
-    if (take(stream, headers, rawHeaders)) return;
-    for (const listener of compat) listener.call(server, stream, headers, flags, rawHeaders);
-  });
 }
 
 function http2Options(limits: TransportLimits) {

@@ -3,11 +3,9 @@
 // rather than a transport failure; or another status the caller must hear first (a caller
 // without a token is UNAUTHENTICATED, and learns nothing of what is served). Other requests go
 // on to the plain routes, then a 404.
-import { Code } from "../../../../core/index.js";
-import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
-import { answerRefusal, type RpcRefusal } from "../../../../node/rpc/rpc-refusal.js";
-
-export type { RpcAdmission, RpcCheck, RpcRefusal } from "../../../../node/rpc/rpc-refusal.js";
+import { Code } from "../../core/index.js";
+import type { HttpRequest, HttpResponse } from "./http-types.js";
+import { answerRefusal, type RpcRefusal } from "./rpc-refusal.js";
 
 export interface UnknownRpcResponder {
   /** Whether the request is shaped like an RPC (gRPC, gRPC-web, or Connect to a method's path). */
