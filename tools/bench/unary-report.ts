@@ -14,8 +14,8 @@ export interface Goals {
 export interface UnaryMeasure extends Measure {
   /** Goals for a contender's figures, by its label. */
   goals?: Readonly<Record<string, Goals>>;
-  /** Ratios of server CPU per call: subject label, baseline label, goal. */
-  ratios?: readonly (readonly [string, string, string?])[];
+  /** Ratios of server CPU per call (or, with "gc", of garbage collection per call): subject label, baseline label, goal. */
+  ratios?: readonly (readonly [string, string, string?, "gc"?])[];
 }
 
 export function printUnary(medians: Medians, measures: readonly UnaryMeasure[]): void {
@@ -36,9 +36,10 @@ export function printUnary(medians: Medians, measures: readonly UnaryMeasure[]):
       if (w.gcCountPer1000Calls !== undefined) report(`${name}, GCs per 1,000 calls, ${c.label}`, w.gcCountPer1000Calls, "GCs");
     }
     const byLabel = new Map([...figures].map(([c, w]) => [c.label, w]));
-    for (const [subject, baseline, goal] of measure.ratios ?? []) {
-      const ratio = byLabel.get(subject)!.cpuPerCall / byLabel.get(baseline)!.cpuPerCall;
-      report(`${name}, server CPU per call, ${subject} / ${baseline}`, ratio, "x", goal);
+    for (const [subject, baseline, goal, kind] of measure.ratios ?? []) {
+      const [of, base] = [byLabel.get(subject)!, byLabel.get(baseline)!];
+      if (kind === "gc") report(`${name}, GC time per call, ${subject} / ${baseline}`, of.gcPerCall! / base.gcPerCall!, "x", goal);
+      else report(`${name}, server CPU per call, ${subject} / ${baseline}`, of.cpuPerCall / base.cpuPerCall, "x", goal);
     }
   }
 }
