@@ -271,20 +271,29 @@ function leanMethod(service: DescService, method: LeanDescMethod, implementation
 }
 
 // The answer's bytes as they came; the message is decoded only if an interceptor reads it.
-async function forwarded(service: DescService, method: DescMethodUnary, forward: Forward, bytes: Uint8Array, context: HandlerContext): Promise<LeanResponse> {
-  const answer = await forward(bytes, context);
-  let message: unknown;
-  return {
-    stream: false,
-    service,
-    method,
-    header: context.responseHeader,
-    trailer: context.responseTrailer,
-    get message() {
-      return (message ??= fromBinary(method.output, answer)) as never;
-    },
-    bytes: answer,
-  };
+function forwarded(service: DescService, method: DescMethodUnary, forward: Forward, bytes: Uint8Array, context: HandlerContext): Promise<LeanResponse> {
+  return forward(bytes, context).then((answer) => new ForwardedResponse(service, method, context, answer));
+}
+
+class ForwardedResponse implements LeanResponse {
+  readonly stream = false;
+  readonly header: Headers;
+  readonly trailer: Headers;
+  private decoded: UnaryResponse["message"] | undefined;
+
+  constructor(
+    readonly service: DescService,
+    readonly method: DescMethodUnary,
+    context: HandlerContext,
+    readonly bytes: Uint8Array,
+  ) {
+    this.header = context.responseHeader;
+    this.trailer = context.responseTrailer;
+  }
+
+  get message(): UnaryResponse["message"] {
+    return (this.decoded ??= fromBinary(this.method.output, this.bytes) as never);
+  }
 }
 
 function isLean(method: DescService["methods"][number]): method is LeanDescMethod {

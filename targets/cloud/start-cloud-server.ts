@@ -1,7 +1,6 @@
 // svc-cloud as a running service: opens the store, makes the token issuer and serves the API and
 // the HTTP routes on one port until closed.
 import { hostname } from "node:os";
-import { createContextValues } from "@connectrpc/connect";
 import { every, type Clock } from "../../core/index.js";
 import { createRpcHandler } from "../../node/rpc/rpc-handler.js";
 import { LOG_WIRE_INPUTS } from "./api/logs-device.js";
@@ -24,6 +23,7 @@ import { listen, type Listening, type RequestHandler } from "./server/listen.js"
 import { createStreamLimitInterceptor } from "./server/stream-limit.js";
 import { writeSetting } from "./storage/settings.js";
 import { ensureCertificateAuthority } from "./fleet/certificate-authority.js";
+import { createCallValues } from "../../node/rpc/call-values.js";
 
 export interface CloudServerOptions {
   dataDir: string;
@@ -85,7 +85,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       routes: (router) => registerApi(router, context),
       interceptors: [createErrorInterceptor(options.log), createAuthInterceptor(context), createStreamLimitInterceptor()],
       shutdownSignal: stopping.signal,
-      contextValues: (req) => createContextValues().set(peerAddressKey, req.socket?.remoteAddress ?? ""),
+      contextValues: (req) => createCallValues().set(peerAddressKey, req.socket?.remoteAddress ?? ""),
       limits: { maxMessageBytes: MAX_MESSAGE_BYTES, openMethodMaxBytes: OPEN_METHOD_MAX_BYTES },
       openMethods: PUBLIC_METHOD_PATHS,
       wireInputs: LOG_WIRE_INPUTS,

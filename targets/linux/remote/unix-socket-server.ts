@@ -6,7 +6,7 @@
 // buffer. A stale socket left by a crashed process is replaced; a live one is not. Closing is
 // prompt: running calls are told to wrap up (their signal aborts), sessions get GOAWAY, and
 // whatever is still open at the deadline is destroyed.
-import { createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { setMaxListeners } from "node:events";
 import { chmod, lstat, unlink } from "node:fs/promises";
 import { createServer, type Http2Session } from "node:http2";
@@ -15,6 +15,7 @@ import { createRpcHandler } from "../../../node/rpc/rpc-handler.js";
 import { streamsFirst } from "../../../node/rpc/streams-first.js";
 import { createUnknownRpcResponder } from "../../../node/rpc/unknown-rpc.js";
 import { ListenError } from "../system/index.js";
+import { createCallValues } from "../../../node/rpc/call-values.js";
 
 export interface UnixSocketServerOptions {
   /** Run around every call, first to last. */
@@ -56,7 +57,7 @@ export async function listenOnUnixSocket(
     routes,
     interceptors: [...(options.interceptors ?? [])],
     shutdownSignal: shutdown.signal,
-    contextValues: () => createContextValues(),
+    contextValues: () => createCallValues(),
     limits: { maxMessageBytes: LOCAL_MESSAGE_MAX_BYTES, openMethodMaxBytes: LOCAL_MESSAGE_MAX_BYTES },
     onError: options.onCallError ?? (() => {}),
   });

@@ -31,6 +31,7 @@ export interface ModuleForwardingOptions {
 export function createModuleForwarding(options: ModuleForwardingOptions): ForwardOf {
   const apiOf = new Map(options.apis.map(({ api, service }) => [service, api]));
   const monitored = new Map<DescMethodUnary, boolean>();
+  const made = new WeakMap<Resource, Map<DescMethodUnary, Forward | undefined>>();
   const isMonitored = (method: DescMethodUnary) => {
     let answer = monitored.get(method);
     if (answer === undefined) monitored.set(method, (answer = getOption(method, safety_heartbeat_monitored)));
@@ -48,10 +49,22 @@ export function createModuleForwarding(options: ModuleForwardingOptions): Forwar
       // The ordinary way says why (not found, not ready).
       return undefined;
     }
+    return forwardFor(resource, service, method);
+  };
+
+  // One way through per resource and method, made on its first call: a resource object is
+  // replaced when it is reconfigured, and its entry goes with it.
+  function forwardFor(resource: Resource, service: DescService, method: DescMethodUnary): Forward | undefined {
+    let byMethod = made.get(resource);
+    if (byMethod === undefined) made.set(resource, (byMethod = new Map()));
+    if (byMethod.has(method)) return byMethod.get(method);
     const peer = peerServing(resource);
-    if (peer === undefined) return undefined;
-    const path = `/${service.typeName}/${method.name}`;
-    const drives = isMonitored(method);
+    const forward = peer && makeForward(resource, peer, `/${service.typeName}/${method.name}`, isMonitored(method));
+    byMethod.set(method, forward);
+    return forward;
+  }
+
+  function makeForward(resource: Resource, peer: NonNullable<ReturnType<typeof peerServing>>, path: string, drives: boolean): Forward {
     return (message, context) => {
       if (drives) {
         const sessionId = context.requestHeader.get(SESSION_HEADER) ?? "";
@@ -61,5 +74,5 @@ export function createModuleForwarding(options: ModuleForwardingOptions): Forwar
       const cancel = context.values.get(callControlKey) ?? context.signal;
       return peer.rawUnary({ path, message, cancel, timeoutMs: context.timeoutMs() });
     };
-  };
+  }
 }

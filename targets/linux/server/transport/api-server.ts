@@ -3,7 +3,7 @@
 // routes, CORS and the Host check, every request and connection held to the limits of
 // limits.ts. It knows nothing of machines: services, interceptors, routes, the access rules and
 // the credentials check come in.
-import { createContextValues, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { IncomingHttpHeaders } from "node:http2";
@@ -30,6 +30,7 @@ import { ResponseIncoming, type RpcIncoming } from "../../../../node/rpc/rpc-inc
 import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
 import type { RpcCheck } from "../../../../node/rpc/rpc-refusal.js";
 import { createUnknownRpcResponder } from "../../../../node/rpc/unknown-rpc.js";
+import { createCallValues } from "../../../../node/rpc/call-values.js";
 
 export interface ApiServerOptions {
   /** "host:port" to listen on, as in the `bind_address` setting; port 0 picks a free port. */
@@ -123,7 +124,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     routes: options.routes,
     interceptors: options.interceptors ?? [],
     shutdownSignal: shutdown.signal,
-    contextValues: (incoming) => createContextValues().set(peerKey, peerOf(incoming)),
+    contextValues: (incoming) => createCallValues().set(peerKey, peerOf(incoming)),
     limits: { ...limits, messageSizeSetting: MESSAGE_SIZE_SETTING },
     checkRpc,
     openMethods: options.openMethods,
