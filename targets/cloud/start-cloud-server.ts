@@ -24,6 +24,7 @@ import { createStreamLimitInterceptor } from "./server/stream-limit.js";
 import { writeSetting } from "./storage/settings.js";
 import { ensureCertificateAuthority } from "./fleet/certificate-authority.js";
 import { createCallValues } from "../../node/rpc/call-values.js";
+import type { StreamTaker } from "../../node/rpc/streams-first.js";
 
 export interface CloudServerOptions {
   dataDir: string;
@@ -62,7 +63,15 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       res.statusCode = 503;
       res.end();
     };
-    listening = await listen({ host: options.host, port: options.port, tls: options.tls, handler: (req, res) => handler(req, res) });
+    // Until the API is ready every request goes to `handler`, which says so.
+    let takeStream: StreamTaker = () => false;
+    listening = await listen({
+      host: options.host,
+      port: options.port,
+      tls: options.tls,
+      handler: (req, res) => handler(req, res),
+      takeStream: (stream, headers, rawHeaders) => takeStream(stream, headers, rawHeaders),
+    });
     const publicUrl = options.publicUrl ?? listeningUrl(options.host, listening.port, options.tls !== undefined);
     const context: CloudContext = {
       store,
@@ -95,6 +104,8 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
     handler = (req, res) => {
       if (!rpc.serve(req, res, pathOf(req))) fallback(req, res);
     };
+    // A machine's gRPC call over HTTP/2 is served straight from its stream.
+    takeStream = (stream, headers, rawHeaders) => rpc.serveStream(stream, headers, rawHeaders);
     const rotation = startRotation(context, options.log);
     const retention = startLogRetention({ db: store.db, clock: options.clock, log: options.log });
     const open = listening;

@@ -5,6 +5,7 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { constants as h2Constants, createSecureServer, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { streamsFirst, type StreamTaker } from "../../../node/rpc/streams-first.js";
 
 export type RequestHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
@@ -13,6 +14,8 @@ export interface ListenOptions {
   port: number;
   tls?: { cert: Buffer; key: Buffer };
   handler: RequestHandler;
+  /** Offered every HTTP/2 request first, as its bare stream (a machine's gRPC call); false leaves it to `handler`. */
+  takeStream?: StreamTaker;
 }
 
 export interface Listening {
@@ -30,7 +33,8 @@ const h2Settings = { maxConcurrentStreams: 256 };
 
 export async function listen(options: ListenOptions): Promise<Listening> {
   const sockets = new Set<Socket>();
-  const server = options.tls === undefined ? cleartextServer(options.handler) : tlsServer(options);
+  const takeStream = options.takeStream && streamDeadlines(options.takeStream);
+  const server = options.tls === undefined ? cleartextServer(options.handler, takeStream) : tlsServer(options, takeStream);
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
@@ -54,8 +58,9 @@ export async function listen(options: ListenOptions): Promise<Listening> {
   };
 }
 
-function tlsServer(options: ListenOptions): Server {
+function tlsServer(options: ListenOptions, takeStream: StreamTaker | undefined): Server {
   const server = createSecureServer({ ...options.tls!, allowHTTP1: true, settings: h2Settings }, wellFormed(bodyDeadlines(options.handler)));
+  streamsFirst(server, takeStream);
   server.on("session", closeWhenIdle);
   return server as unknown as Server;
 }
@@ -97,6 +102,18 @@ function bodyDeadlines(handler: RequestHandler): RequestHandler {
       watchHttp1Body(req);
     }
     handler(req, res);
+  };
+}
+
+/** bodyDeadlines for a stream taken bare: only a request whose target is a path is offered. */
+function streamDeadlines(take: StreamTaker): StreamTaker {
+  return (stream, headers, rawHeaders) => {
+    if (!isPathOnly(headers[":path"]) || !take(stream, headers, rawHeaders)) return false;
+    if (!stream.endAfterHeaders) {
+      stream.setTimeout(FIRST_BYTES_MS, () => stream.close(h2Constants.NGHTTP2_CANCEL));
+      stream.once("end", () => stream.setTimeout(0));
+    }
+    return true;
   };
 }
 
@@ -172,8 +189,9 @@ function headersDeadlines(h1: ReturnType<typeof createHttp1Server>) {
   };
 }
 
-function cleartextServer(handler: RequestHandler): Server {
+function cleartextServer(handler: RequestHandler, takeStream: StreamTaker | undefined): Server {
   const h2: Http2Server = createHttp2Server({ settings: h2Settings }, wellFormed(bodyDeadlines(handler)));
+  streamsFirst(h2, takeStream);
   h2.on("session", closeWhenIdle);
   const h1 = createHttp1Server(wellFormed(bodyDeadlines(handler)));
   const awaitHeaders = headersDeadlines(h1);
