@@ -83,37 +83,14 @@ const prefixBytes = 5;
 
 export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   const { limits, checkRpc, onError } = options;
-  const interceptors = [createCallBoundsInterceptor(), ...options.interceptors];
-  const router = createConnectRouter({
-    interceptors,
-    shutdownSignal: options.shutdownSignal,
-    acceptCompression: [compressionGzip, compressionBrotli],
-    // connect's own checks, after decompression too; readRequestBody checks before.
-    readMaxBytes: limits.maxMessageBytes,
-    writeMaxBytes: limits.maxMessageBytes,
-  });
-  const lean = createLeanCalls({
-    interceptors,
-    shutdownSignal: options.shutdownSignal,
-    maxMessageBytes: limits.maxMessageBytes,
-    onError,
-    forwardOf: options.forwardOf,
-    wireInputs: options.wireInputs,
-  });
-  options.routes(recordingServices(router, lean.addService));
-  const methods = new Map<string, UniversalHandler>();
-  const services = new Set<string>();
-  for (const handler of router.handlers) {
-    methods.set(handler.requestPath, handler);
-    services.add(handler.service.typeName);
-  }
+  const { methods, services, lean } = routeCalls(options);
   const open = new Set(options.openMethods ?? []);
 
   function run(method: UniversalHandler, incoming: RpcIncoming, path: string, isOpen: boolean, entity?: string): void {
     const headers = incoming.headers;
     const deadline = startCallDeadline(headers);
     if (deadline) incoming.onClose(deadline.clear);
-    const { enveloped, limit, maxBodyBytes } = bodyBounds(headers, method, isOpen);
+    const { enveloped, limit, maxBodyBytes } = bodyBounds(limits, headers, method, isOpen);
     let values: ContextValues;
     try {
       values = options.contextValues(incoming);
@@ -155,7 +132,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   function admit(method: UniversalHandler, incoming: RpcIncoming, path: string): void {
     const isOpen = open.has(path);
     const admitted = (entity?: string): void => {
-      const tooLarge = declaredTooLarge(incoming.headers, method, isOpen);
+      const tooLarge = declaredTooLarge(limits, incoming.headers, method, isOpen);
       if (tooLarge) refuse(incoming, tooLarge);
       else run(method, incoming, path, isOpen, entity);
     };
@@ -192,29 +169,60 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
       return true;
     },
   };
+}
 
-  // How a call's body is framed and how large it may be: a message's limit, and for a call
-  // taking one message the whole body's (that message and its prefix).
-  function bodyBounds(headers: IncomingHttpHeaders, method: UniversalHandler, isOpen: boolean) {
-    const contentType = headers["content-type"] ?? "";
-    const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
-    const limit: BodyLimit = isOpen
-      ? { maxMessageBytes: limits.openMethodMaxBytes, open: true }
-      : { maxMessageBytes: limits.maxMessageBytes, open: false, messageSizeSetting: limits.messageSizeSetting };
-    const maxBodyBytes = singleMessage(method) ? limit.maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
-    return { enveloped, limit, maxBodyBytes };
+// The served methods by path, registered once with connect's router and once with the lean path,
+// both behind the port's own bounds and then the given interceptors.
+function routeCalls(options: RpcHandlerOptions) {
+  const { limits, onError } = options;
+  const interceptors = [createCallBoundsInterceptor(), ...options.interceptors];
+  const router = createConnectRouter({
+    interceptors,
+    shutdownSignal: options.shutdownSignal,
+    acceptCompression: [compressionGzip, compressionBrotli],
+    // connect's own checks, after decompression too; readRequestBody checks before.
+    readMaxBytes: limits.maxMessageBytes,
+    writeMaxBytes: limits.maxMessageBytes,
+  });
+  const lean = createLeanCalls({
+    interceptors,
+    shutdownSignal: options.shutdownSignal,
+    maxMessageBytes: limits.maxMessageBytes,
+    onError,
+    forwardOf: options.forwardOf,
+    wireInputs: options.wireInputs,
+  });
+  options.routes(recordingServices(router, lean.addService));
+  const methods = new Map<string, UniversalHandler>();
+  const services = new Set<string>();
+  for (const handler of router.handlers) {
+    methods.set(handler.requestPath, handler);
+    services.add(handler.service.typeName);
   }
+  return { methods, services, lean };
+}
 
-  // A body whose declared length is over the limit is refused before any of it is read.
-  function declaredTooLarge(headers: IncomingHttpHeaders, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
-    const length = headers["content-length"];
-    const { limit, maxBodyBytes } = bodyBounds(headers, method, isOpen);
-    if (length === undefined || maxBodyBytes === undefined) return undefined;
-    const declared = Number(length);
-    if (!(declared > maxBodyBytes)) return undefined;
-    const error = tooLarge(`request body of ${declared} bytes`, limit);
-    return { code: error.code, message: error.rawMessage };
-  }
+// How a call's body is framed and how large it may be: a message's limit, and for a call
+// taking one message the whole body's (that message and its prefix).
+function bodyBounds(limits: RpcLimits, headers: IncomingHttpHeaders, method: UniversalHandler, isOpen: boolean) {
+  const contentType = headers["content-type"] ?? "";
+  const enveloped = contentType.startsWith("application/grpc") || contentType.startsWith("application/connect+");
+  const limit: BodyLimit = isOpen
+    ? { maxMessageBytes: limits.openMethodMaxBytes, open: true }
+    : { maxMessageBytes: limits.maxMessageBytes, open: false, messageSizeSetting: limits.messageSizeSetting };
+  const maxBodyBytes = singleMessage(method) ? limit.maxMessageBytes + (enveloped ? prefixBytes : 0) : undefined;
+  return { enveloped, limit, maxBodyBytes };
+}
+
+// A body whose declared length is over the limit is refused before any of it is read.
+function declaredTooLarge(limits: RpcLimits, headers: IncomingHttpHeaders, method: UniversalHandler, isOpen: boolean): RpcRefusal | undefined {
+  const length = headers["content-length"];
+  const { limit, maxBodyBytes } = bodyBounds(limits, headers, method, isOpen);
+  if (length === undefined || maxBodyBytes === undefined) return undefined;
+  const declared = Number(length);
+  if (!(declared > maxBodyBytes)) return undefined;
+  const error = tooLarge(`request body of ${declared} bytes`, limit);
+  return { code: error.code, message: error.rawMessage };
 }
 
 // connect's way: its protocol handler reads `body` and answers.
