@@ -75,18 +75,28 @@ export interface OperationsOptions {
  * even when its handler returned normally (a stopped GoFor returns; its caller must still learn
  * that it was cut short).
  */
-export async function runOperation<T>(op: RunningOperation, fn: (call: RunningOperation) => Promise<T>): Promise<T> {
-  let result: T;
+export function runOperation<T>(op: RunningOperation, fn: (call: RunningOperation) => Promise<T>): Promise<T> {
+  // Not an async function: every call runs through here, and one `then` is the whole cost.
+  let pending: Promise<T>;
   try {
-    result = await fn(op);
+    // A handler's plain value is taken as well as its promise (which Promise.resolve hands back as it is).
+    pending = Promise.resolve(fn(op));
   } catch (thrown) {
-    throw op.cancelReason() ?? thrown;
-  } finally {
     op.finish();
+    return Promise.reject(op.cancelReason() ?? thrown);
   }
-  const reason = op.cancelReason();
-  if (reason) throw reason;
-  return result;
+  return pending.then(
+    (result) => {
+      op.finish();
+      const reason = op.cancelReason();
+      if (reason) throw reason;
+      return result;
+    },
+    (thrown: unknown) => {
+      op.finish();
+      throw op.cancelReason() ?? thrown;
+    },
+  );
 }
 
 // One call in flight, with its methods shared on the prototype: beginning an operation is one

@@ -12,14 +12,21 @@ import { untilAborted } from "./until-aborted.js";
 export const callHasDeadlineKey = createContextKey<boolean>(false, { description: "svc call has a deadline" });
 
 export function createCallBoundsInterceptor(): Interceptor {
-  return (next) => async (req) => {
+  // Not async: around every call, one `then` is the whole cost.
+  return (next) => (req) => {
     const deadline = req.contextValues.get(callHasDeadlineKey) ? req.signal : undefined;
+    let pending: ReturnType<typeof next>;
     try {
-      const res = await (deadline ? untilDeadline(next(req), deadline) : next(req));
-      return res.stream ? { ...res, message: boundedStream(res.message, deadline) } : res;
+      pending = next(req);
     } catch (error) {
-      throw boundError(error);
+      return Promise.reject(boundError(error));
     }
+    return (deadline ? untilDeadline(pending, deadline) : pending).then(
+      (res) => (res.stream ? { ...res, message: boundedStream(res.message, deadline) } : res),
+      (error: unknown) => {
+        throw boundError(error);
+      },
+    );
   };
 }
 

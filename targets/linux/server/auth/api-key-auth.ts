@@ -146,26 +146,39 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     update(next) {
       source = constant(next);
     },
-    interceptor: (next) => async (req) => {
-      if (!keys().enabled || (req.method.name === "Authenticate" && req.service.typeName === authServiceName)) {
-        return next(req);
-      }
-      // The port checked this call's token before reading its body, against the same keys.
-      const admitted = req.contextValues.get(admittedEntityKey);
-      if (admitted !== "") {
-        req.contextValues.set(authEntityKey, admitted);
-        return next(req);
-      }
-      const check = await checkAuthorization(req.header.get("authorization"), req.contextValues.get(peerKey));
+    interceptor: createAuthInterceptor(() => keys().enabled, checkAuthorization, logger),
+  };
+  return auth;
+}
+
+// Refuses a call without a valid token, unless the port already admitted it. Not async: a call
+// the port admitted goes on in the same turn.
+function createAuthInterceptor(
+  enabled: () => boolean,
+  checkAuthorization: ApiKeyAuth["checkAuthorization"],
+  logger: LoggerLike | undefined,
+): Interceptor {
+  return (next) => (req) => {
+    if (!enabled() || (req.method.name === "Authenticate" && req.service.typeName === authServiceName)) {
+      return next(req);
+    }
+    // The port checked this call's token before reading its body, against the same keys.
+    const admitted = req.contextValues.get(admittedEntityKey);
+    if (admitted !== "") {
+      req.contextValues.set(authEntityKey, admitted);
+      return next(req);
+    }
+    const header = req.header.get("authorization");
+    const peer = req.contextValues.get(peerKey);
+    return new Promise<AuthorizationCheck>((resolve) => resolve(checkAuthorization(header, peer))).then((check) => {
       if (!check.ok) {
         logger?.debug("call refused", { method: `${req.service.typeName}/${req.method.name}`, reason: check.message });
         throw new ConnectError(check.message, check.code);
       }
       req.contextValues.set(authEntityKey, check.keyId);
       return next(req);
-    },
+    });
   };
-  return auth;
 }
 
 function constant(auth: AuthConfig): () => AuthConfig {
