@@ -35,6 +35,8 @@ export interface CloudServerOptions {
   tls?: { cert: Buffer; key: Buffer };
   clock: Clock;
   log: (line: string) => void;
+  /** How long a request's body may send nothing before it is let go (10 s by default). */
+  bodyStallMs?: number;
 }
 
 export interface CloudServer {
@@ -71,6 +73,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       tls: options.tls,
       handler: (req, res) => handler(req, res),
       takeStream: (stream, headers, rawHeaders) => takeStream(stream, headers, rawHeaders),
+      bodyStallMs: options.bodyStallMs,
     });
     const publicUrl = options.publicUrl ?? listeningUrl(options.host, listening.port, options.tls !== undefined);
     const context: CloudContext = {

@@ -18,14 +18,15 @@ export interface InProcessCloud {
   stop(): Promise<void>;
 }
 
-export async function startInProcessCloud(): Promise<InProcessCloud> {
+/** `bodyStallMs`: the real-time limit on a silent request body, for a test about the clock's limits alone. */
+export async function startInProcessCloud(options: { bodyStallMs?: number } = {}): Promise<InProcessCloud> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-cloud-inproc-"));
   const clock = createManualClock(Date.UTC(2026, 0, 1));
   const logs: string[] = [];
   try {
     const store = await openStore(dataDir);
     const init = await initialise(store, { now: clock.now(), email: "owner@example.com", password: "correct horse" }).finally(() => store.close());
-    const server = await startCloudServer({ dataDir, host: "localhost", port: 0, clock, log: (line) => logs.push(line) });
+    const server = await startCloudServer({ dataDir, host: "localhost", port: 0, clock, log: (line) => logs.push(line), bodyStallMs: options.bodyStallMs });
     return {
       url: `http://localhost:${server.port}`,
       server,

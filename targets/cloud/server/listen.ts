@@ -16,6 +16,8 @@ export interface ListenOptions {
   handler: RequestHandler;
   /** Offered every HTTP/2 request first, as its bare stream (a machine's gRPC call); false leaves it to `handler`. */
   takeStream?: StreamTaker;
+  /** How long a request's body may send nothing before it is let go; FIRST_BYTES_MS by default. */
+  bodyStallMs?: number;
 }
 
 export interface Listening {
@@ -33,8 +35,10 @@ const h2Settings = { maxConcurrentStreams: 256 };
 
 export async function listen(options: ListenOptions): Promise<Listening> {
   const sockets = new Set<Socket>();
-  const takeStream = options.takeStream && streamDeadlines(options.takeStream);
-  const server = options.tls === undefined ? cleartextServer(options.handler, takeStream) : tlsServer(options, takeStream);
+  const stallMs = options.bodyStallMs ?? FIRST_BYTES_MS;
+  const takeStream = options.takeStream && streamDeadlines(options.takeStream, stallMs);
+  const handler = wellFormed(bodyDeadlines(options.handler, stallMs));
+  const server = options.tls === undefined ? cleartextServer(handler, takeStream) : tlsServer(options, handler, takeStream);
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
@@ -58,8 +62,8 @@ export async function listen(options: ListenOptions): Promise<Listening> {
   };
 }
 
-function tlsServer(options: ListenOptions, takeStream: StreamTaker | undefined): Server {
-  const server = createSecureServer({ ...options.tls!, allowHTTP1: true, settings: h2Settings }, wellFormed(bodyDeadlines(options.handler)));
+function tlsServer(options: ListenOptions, handler: RequestHandler, takeStream: StreamTaker | undefined): Server {
+  const server = createSecureServer({ ...options.tls!, allowHTTP1: true, settings: h2Settings }, handler);
   streamsFirst(server, takeStream);
   server.on("session", closeWhenIdle);
   return server as unknown as Server;
@@ -84,33 +88,33 @@ function wellFormed(handler: RequestHandler): RequestHandler {
 }
 
 /**
- * A request's body must keep arriving: a request that receives nothing for FIRST_BYTES_MS before
+ * A request's body must keep arriving: a request that receives nothing for `stallMs` before
  * its body has ended is let go (a stalled upload, or headers sent with no body). Over HTTP/2 its
  * stream is cancelled; over HTTP/1.1, where nothing but the socket carries it, the connection is
  * closed. Once the body is in, the answer may take as long as it needs (a tail, a watch).
  */
-function bodyDeadlines(handler: RequestHandler): RequestHandler {
+function bodyDeadlines(handler: RequestHandler, stallMs: number): RequestHandler {
   return (req, res) => {
     if ("stream" in req) {
       // A request whose headers ended it (a GET) has no body to wait for.
       if (!req.stream.endAfterHeaders) {
         const stream = req.stream;
-        stream.setTimeout(FIRST_BYTES_MS, () => stream.close(h2Constants.NGHTTP2_CANCEL));
+        stream.setTimeout(stallMs, () => stream.close(h2Constants.NGHTTP2_CANCEL));
         req.once("end", () => stream.setTimeout(0));
       }
     } else {
-      watchHttp1Body(req);
+      watchHttp1Body(req, stallMs);
     }
     handler(req, res);
   };
 }
 
 /** bodyDeadlines for a stream taken bare: only a request whose target is a path is offered. */
-function streamDeadlines(take: StreamTaker): StreamTaker {
+function streamDeadlines(take: StreamTaker, stallMs: number): StreamTaker {
   return (stream, headers, rawHeaders) => {
     if (!isPathOnly(headers[":path"]) || !take(stream, headers, rawHeaders)) return false;
     if (!stream.endAfterHeaders) {
-      stream.setTimeout(FIRST_BYTES_MS, () => stream.close(h2Constants.NGHTTP2_CANCEL));
+      stream.setTimeout(stallMs, () => stream.close(h2Constants.NGHTTP2_CANCEL));
       stream.once("end", () => stream.setTimeout(0));
     }
     return true;
@@ -118,11 +122,11 @@ function streamDeadlines(take: StreamTaker): StreamTaker {
 }
 
 /**
- * HTTP/1.1: the socket must have read more since the last look, every FIRST_BYTES_MS, until the
+ * HTTP/1.1: the socket must have read more since the last look, every `stallMs`, until the
  * request is complete (so a stalled body is let go within twice that). It counts the socket's bytes rather than listening for the body's data, so
  * the body stays paused until the handler reads it.
  */
-function watchHttp1Body(req: IncomingMessage): void {
+function watchHttp1Body(req: IncomingMessage, stallMs: number): void {
   const socket = req.socket;
   let seen = socket.bytesRead;
   const stop = () => {
@@ -137,7 +141,7 @@ function watchHttp1Body(req: IncomingMessage): void {
       return void socket.destroy();
     }
     seen = socket.bytesRead;
-  }, FIRST_BYTES_MS);
+  }, stallMs);
   // A watch never holds the process up: it ends with the request or its connection, whichever
   // Node tells first (a request refused unread may never say it closed).
   timer.unref();
@@ -190,10 +194,10 @@ function headersDeadlines(h1: ReturnType<typeof createHttp1Server>) {
 }
 
 function cleartextServer(handler: RequestHandler, takeStream: StreamTaker | undefined): Server {
-  const h2: Http2Server = createHttp2Server({ settings: h2Settings }, wellFormed(bodyDeadlines(handler)));
+  const h2: Http2Server = createHttp2Server({ settings: h2Settings }, handler);
   streamsFirst(h2, takeStream);
   h2.on("session", closeWhenIdle);
-  const h1 = createHttp1Server(wellFormed(bodyDeadlines(handler)));
+  const h1 = createHttp1Server(handler);
   const awaitHeaders = headersDeadlines(h1);
   return createNetServer((socket) => {
     let seen = Buffer.alloc(0);
