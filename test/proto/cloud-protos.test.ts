@@ -121,6 +121,7 @@ describe("svc.cloud.v1.CloudService", () => {
     const calls = cloud.CloudService.methods.map((m) => [m.name, m.methodKind]);
     expect(calls).toEqual([
       ["WatchRevisions", "server_streaming"],
+      ["MachineConfig", "unary"],
       ["ListFiles", "unary"],
       ["DownloadFile", "server_streaming"],
       ...[

@@ -12,7 +12,8 @@ import { configAnswer } from "../fleet/robot-config.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { certificateForPart } from "../fleet/certificate-authority.js";
-import { recentlyAccessed, takeRestartRequest, touchPart } from "../storage/device-store.js";
+import { takeRestartRequest } from "../storage/device-store.js";
+import { notePartAccess } from "./part-access.js";
 import { servedPart } from "../storage/served-part.js";
 import type { PartsTable } from "../storage/tables.js";
 
@@ -22,15 +23,10 @@ export const RESTART_CHECK_INTERVAL_S = 5;
 export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof RobotService>> {
   const { store, clock } = cloud;
 
-  /** A call by the part itself is its last access. */
-  const accessed = async (principal: Principal, part: PartsTable): Promise<void> => {
-    if (principal.kind === "part-key" && !recentlyAccessed(part, clock.now())) await touchPart(store.db, part.id, clock.now());
-  };
-
   /** The part, checked for the caller, and its access noted. */
   const reach = async (principal: Principal, partId: string): Promise<PartsTable> => {
     const part = await requireDevicePart(store.db, principal, partId);
-    await accessed(principal, part);
+    await notePartAccess(cloud, principal, part);
     return part;
   };
 
@@ -41,7 +37,7 @@ export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof
       const principal = callerOf(context);
       const served = await servedPart(store.db, request.id);
       const part = await admitDevicePart(store.db, principal, request.id, served?.part);
-      await accessed(principal, part);
+      await notePartAccess(cloud, principal, part);
       const partless = await cloud.partlessConfigs.of(store, part, served!.ownConfig, served!.revisionTime);
       return configAnswer(partless.config, partless.bytes, partCloudAt(part, served!.location, cloud.publicUrl), String(part.revision));
     },

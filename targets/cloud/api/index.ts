@@ -20,6 +20,7 @@ import { deviceDataSync, deviceFilesPart } from "./device-files.js";
 import { deviceRobotPart } from "./device-robot-service.js";
 import { deviceRoutes } from "./device-routes.js";
 import { deviceWatchPart } from "./device-watch-revisions.js";
+import { deviceMachineConfigPart } from "./device-machine-config.js";
 import { fragmentsAppPart } from "./fragments-service.js";
 import { historyAppPart, historyCloudPart } from "./history-service.js";
 import { logsAppPart } from "./logs-app.js";
@@ -49,7 +50,7 @@ function robotServiceParts(cloud: CloudContext): Part<typeof RobotService>[] {
 
 /** The parts of svc's own CloudService. */
 function cloudServiceParts(cloud: CloudContext): Part<typeof CloudService>[] {
-  return [deviceWatchPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud), logVolumePart(cloud), locationVersionsPart(cloud)];
+  return [deviceWatchPart(cloud), deviceMachineConfigPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud), logVolumePart(cloud), locationVersionsPart(cloud)];
 }
 
 export function registerApi(router: ConnectRouter, cloud: CloudContext): void {

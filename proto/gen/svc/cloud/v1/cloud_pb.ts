@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file svc/cloud/v1/cloud.proto.
  */
 export const file_svc_cloud_v1_cloud: GenFile = /*@__PURE__*/
-  fileDesc("ChhzdmMvY2xvdWQvdjEvY2xvdWQucHJvdG8SDHN2Yy5jbG91ZC52MSIxChpHZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBITCgtsb2NhdGlvbl9pZBgBIAEoCSKoAQoMUGFydFZlcnNpb25zEg8KB3BhcnRfaWQYASABKAkSEQoJcGFydF9uYW1lGAIgASgJEhQKDG1hY2hpbmVfbmFtZRgDIAEoCRISCgpzdmNfc2VydmVyGAQgASgJEhEKCXN2Y19hZ2VudBgFIAEoCRIbChNzdmNfc2VydmVyX3JlcG9ydGVkGAYgASgJEhoKEnN2Y19hZ2VudF9yZXBvcnRlZBgHIAEoCSJIChtHZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USKQoFcGFydHMYASADKAsyGi5zdmMuY2xvdWQudjEuUGFydFZlcnNpb25zIn8KGlNldExvY2F0aW9uVmVyc2lvbnNSZXF1ZXN0EhMKC2xvY2F0aW9uX2lkGAEgASgJEhcKCnN2Y19zZXJ2ZXIYAiABKAlIAIgBARIWCglzdmNfYWdlbnQYAyABKAlIAYgBAUINCgtfc3ZjX3NlcnZlckIMCgpfc3ZjX2FnZW50IjQKG1NldExvY2F0aW9uVmVyc2lvbnNSZXNwb25zZRIVCg1wYXJ0c19jaGFuZ2VkGAEgASgNIosBChNHZXRMb2dWb2x1bWVSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHYnVja2V0cxgEIAEoDSJMCg9Mb2dWb2x1bWVCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmNvdW50cxgCIAMoDSJWChRHZXRMb2dWb2x1bWVSZXNwb25zZRIOCgZsZXZlbHMYASADKAkSLgoHYnVja2V0cxgCIAMoCzIdLnN2Yy5jbG91ZC52MS5Mb2dWb2x1bWVCdWNrZXQiLwoYTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0EhMKC2ZyYWdtZW50X2lkGAEgASgJIn8KDEZyYWdtZW50VXNlchIPCgdwYXJ0X2lkGAEgASgJEhEKCXBhcnRfbmFtZRgCIAEoCRISCgptYWNoaW5lX2lkGAMgASgJEhQKDG1hY2hpbmVfbmFtZRgEIAEoCRIOCgZkaXJlY3QYBSABKAgSEQoJbW9kc19qc29uGAYgASgJIkYKGUxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USKQoFdXNlcnMYASADKAsyGi5zdmMuY2xvdWQudjEuRnJhZ21lbnRVc2VyIi8KHENyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJJCh1DcmVhdGVQYXJ0Q3JlZGVudGlhbHNSZXNwb25zZRIOCgZrZXlfaWQYASABKAkSGAoQY3JlZGVudGlhbHNfanNvbhgCIAEoCSIoChVXYXRjaFJldmlzaW9uc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJdCg5SZXZpc2lvbk5vdGljZRIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqUBCgxVcGxvYWRlZEZpbGUSCgoCaWQYASABKAkSDwoHcGFydF9pZBgCIAEoCRIRCglmaWxlX25hbWUYAyABKAkSFgoOZmlsZV9leHRlbnNpb24YBCABKAkSDAoEc2l6ZRgFIAEoAxIOCgZzaGEyNTYYBiABKAkSLwoLdXBsb2FkZWRfb24YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKEExpc3RGaWxlc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSI+ChFMaXN0RmlsZXNSZXNwb25zZRIpCgVmaWxlcxgBIAMoCzIaLnN2Yy5jbG91ZC52MS5VcGxvYWRlZEZpbGUiNwoTRG93bmxvYWRGaWxlUmVxdWVzdBIPCgdwYXJ0X2lkGAEgASgJEg8KB2ZpbGVfaWQYAiABKAkiTgoURG93bmxvYWRGaWxlUmVzcG9uc2USKAoEZmlsZRgBIAEoCzIaLnN2Yy5jbG91ZC52MS5VcGxvYWRlZEZpbGUSDAoEZGF0YRgCIAEoDCJECh9SZXN0b3JlUm9ib3RQYXJ0UmV2aXNpb25SZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSEAoIcmV2aXNpb24YAiABKAkiSAogUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USJAoEcGFydBgBIAEoCzIWLnZpYW0uYXBwLnYxLlJvYm90UGFydCJzCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiAKBHJvbGUYAyABKA4yEi5zdmMuY2xvdWQudjEuUm9sZRIuCgpjcmVhdGVkX29uGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJsCg5BZGRVc2VyUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSIAoEcm9sZRgEIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIjMKD0FkZFVzZXJSZXNwb25zZRIgCgR1c2VyGAEgASgLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiXAoOU2V0Um9sZVJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSIAoEcm9sZRgDIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIjMKD1NldFJvbGVSZXNwb25zZRIgCgR1c2VyGAEgASgLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiKwoQTGlzdFVzZXJzUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkiNgoRTGlzdFVzZXJzUmVzcG9uc2USIQoFdXNlcnMYASADKAsyEi5zdmMuY2xvdWQudjEuVXNlciLCAQoKSW52aXRhdGlvbhIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDQoFZW1haWwYAyABKAkSIAoEcm9sZRgEIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlEi4KCmNyZWF0ZWRfb24YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfb24YBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImMKF0NyZWF0ZUludml0YXRpb25SZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIgCgRyb2xlGAMgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUiVwoYQ3JlYXRlSW52aXRhdGlvblJlc3BvbnNlEiwKCmludml0YXRpb24YASABKAsyGC5zdmMuY2xvdWQudjEuSW52aXRhdGlvbhINCgV0b2tlbhgCIAEoCSJMChdBY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIVCghwYXNzd29yZBgCIAEoCUgAiAEBQgsKCV9wYXNzd29yZCJVChhBY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyEhcKD29yZ2FuaXphdGlvbl9pZBgCIAEoCSKWAQoHUmVsZWFzZRIPCgdwcm9kdWN0GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSEAoIcGxhdGZvcm0YAyABKAkSCwoDdXJsGAQgASgJEg4KBnNoYTI1NhgFIAEoCRIMCgRzaXplGAYgASgDEiwKCGFkZGVkX29uGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI5CgdDaGFubmVsEg8KB3Byb2R1Y3QYASABKAkSDAoEbmFtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJIjcKE0xpc3RSZWxlYXNlc1JlcXVlc3QSFAoHcHJvZHVjdBgBIAEoCUgAiAEBQgoKCF9wcm9kdWN0ImgKFExpc3RSZWxlYXNlc1Jlc3BvbnNlEicKCHJlbGVhc2VzGAEgAygLMhUuc3ZjLmNsb3VkLnYxLlJlbGVhc2USJwoIY2hhbm5lbHMYAiADKAsyFS5zdmMuY2xvdWQudjEuQ2hhbm5lbCJGChFTZXRDaGFubmVsUmVxdWVzdBIPCgdwcm9kdWN0GAEgASgJEg8KB2NoYW5uZWwYAiABKAkSDwoHdmVyc2lvbhgDIAEoCSI8ChJTZXRDaGFubmVsUmVzcG9uc2USJgoHY2hhbm5lbBgBIAEoCzIVLnN2Yy5jbG91ZC52MS5DaGFubmVsIiQKCExvZ0JhdGNoEgoKAmlkGAEgASgJEgwKBGxvZ3MYAiADKAwqUAoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDgoKUk9MRV9PV05FUhABEhEKDVJPTEVfT1BFUkFUT1IQAhIPCgtST0xFX1ZJRVdFUhADMtoLCgxDbG91ZFNlcnZpY2USVQoOV2F0Y2hSZXZpc2lvbnMSIy5zdmMuY2xvdWQudjEuV2F0Y2hSZXZpc2lvbnNSZXF1ZXN0Ghwuc3ZjLmNsb3VkLnYxLlJldmlzaW9uTm90aWNlMAESTAoJTGlzdEZpbGVzEh4uc3ZjLmNsb3VkLnYxLkxpc3RGaWxlc1JlcXVlc3QaHy5zdmMuY2xvdWQudjEuTGlzdEZpbGVzUmVzcG9uc2USVwoMRG93bmxvYWRGaWxlEiEuc3ZjLmNsb3VkLnYxLkRvd25sb2FkRmlsZVJlcXVlc3QaIi5zdmMuY2xvdWQudjEuRG93bmxvYWRGaWxlUmVzcG9uc2UwARJ5ChhSZXN0b3JlUm9ib3RQYXJ0UmV2aXNpb24SLS5zdmMuY2xvdWQudjEuUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVxdWVzdBouLnN2Yy5jbG91ZC52MS5SZXN0b3JlUm9ib3RQYXJ0UmV2aXNpb25SZXNwb25zZRJGCgdBZGRVc2VyEhwuc3ZjLmNsb3VkLnYxLkFkZFVzZXJSZXF1ZXN0Gh0uc3ZjLmNsb3VkLnYxLkFkZFVzZXJSZXNwb25zZRJGCgdTZXRSb2xlEhwuc3ZjLmNsb3VkLnYxLlNldFJvbGVSZXF1ZXN0Gh0uc3ZjLmNsb3VkLnYxLlNldFJvbGVSZXNwb25zZRJMCglMaXN0VXNlcnMSHi5zdmMuY2xvdWQudjEuTGlzdFVzZXJzUmVxdWVzdBofLnN2Yy5jbG91ZC52MS5MaXN0VXNlcnNSZXNwb25zZRJhChBDcmVhdGVJbnZpdGF0aW9uEiUuc3ZjLmNsb3VkLnYxLkNyZWF0ZUludml0YXRpb25SZXF1ZXN0GiYuc3ZjLmNsb3VkLnYxLkNyZWF0ZUludml0YXRpb25SZXNwb25zZRJhChBBY2NlcHRJbnZpdGF0aW9uEiUuc3ZjLmNsb3VkLnYxLkFjY2VwdEludml0YXRpb25SZXF1ZXN0GiYuc3ZjLmNsb3VkLnYxLkFjY2VwdEludml0YXRpb25SZXNwb25zZRJVCgxMaXN0UmVsZWFzZXMSIS5zdmMuY2xvdWQudjEuTGlzdFJlbGVhc2VzUmVxdWVzdBoiLnN2Yy5jbG91ZC52MS5MaXN0UmVsZWFzZXNSZXNwb25zZRJPCgpTZXRDaGFubmVsEh8uc3ZjLmNsb3VkLnYxLlNldENoYW5uZWxSZXF1ZXN0GiAuc3ZjLmNsb3VkLnYxLlNldENoYW5uZWxSZXNwb25zZRJwChVDcmVhdGVQYXJ0Q3JlZGVudGlhbHMSKi5zdmMuY2xvdWQudjEuQ3JlYXRlUGFydENyZWRlbnRpYWxzUmVxdWVzdBorLnN2Yy5jbG91ZC52MS5DcmVhdGVQYXJ0Q3JlZGVudGlhbHNSZXNwb25zZRJkChFMaXN0RnJhZ21lbnRVc2VycxImLnN2Yy5jbG91ZC52MS5MaXN0RnJhZ21lbnRVc2Vyc1JlcXVlc3QaJy5zdmMuY2xvdWQudjEuTGlzdEZyYWdtZW50VXNlcnNSZXNwb25zZRJVCgxHZXRMb2dWb2x1bWUSIS5zdmMuY2xvdWQudjEuR2V0TG9nVm9sdW1lUmVxdWVzdBoiLnN2Yy5jbG91ZC52MS5HZXRMb2dWb2x1bWVSZXNwb25zZRJqChNHZXRMb2NhdGlvblZlcnNpb25zEiguc3ZjLmNsb3VkLnYxLkdldExvY2F0aW9uVmVyc2lvbnNSZXF1ZXN0Gikuc3ZjLmNsb3VkLnYxLkdldExvY2F0aW9uVmVyc2lvbnNSZXNwb25zZRJqChNTZXRMb2NhdGlvblZlcnNpb25zEiguc3ZjLmNsb3VkLnYxLlNldExvY2F0aW9uVmVyc2lvbnNSZXF1ZXN0Gikuc3ZjLmNsb3VkLnYxLlNldExvY2F0aW9uVmVyc2lvbnNSZXNwb25zZWIGcHJvdG8z", [file_app_v1_app, file_google_protobuf_timestamp]);
+  fileDesc("ChhzdmMvY2xvdWQvdjEvY2xvdWQucHJvdG8SDHN2Yy5jbG91ZC52MSIxChpHZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBITCgtsb2NhdGlvbl9pZBgBIAEoCSKoAQoMUGFydFZlcnNpb25zEg8KB3BhcnRfaWQYASABKAkSEQoJcGFydF9uYW1lGAIgASgJEhQKDG1hY2hpbmVfbmFtZRgDIAEoCRISCgpzdmNfc2VydmVyGAQgASgJEhEKCXN2Y19hZ2VudBgFIAEoCRIbChNzdmNfc2VydmVyX3JlcG9ydGVkGAYgASgJEhoKEnN2Y19hZ2VudF9yZXBvcnRlZBgHIAEoCSJIChtHZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USKQoFcGFydHMYASADKAsyGi5zdmMuY2xvdWQudjEuUGFydFZlcnNpb25zIn8KGlNldExvY2F0aW9uVmVyc2lvbnNSZXF1ZXN0EhMKC2xvY2F0aW9uX2lkGAEgASgJEhcKCnN2Y19zZXJ2ZXIYAiABKAlIAIgBARIWCglzdmNfYWdlbnQYAyABKAlIAYgBAUINCgtfc3ZjX3NlcnZlckIMCgpfc3ZjX2FnZW50IjQKG1NldExvY2F0aW9uVmVyc2lvbnNSZXNwb25zZRIVCg1wYXJ0c19jaGFuZ2VkGAEgASgNIosBChNHZXRMb2dWb2x1bWVSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHYnVja2V0cxgEIAEoDSJMCg9Mb2dWb2x1bWVCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmNvdW50cxgCIAMoDSJWChRHZXRMb2dWb2x1bWVSZXNwb25zZRIOCgZsZXZlbHMYASADKAkSLgoHYnVja2V0cxgCIAMoCzIdLnN2Yy5jbG91ZC52MS5Mb2dWb2x1bWVCdWNrZXQiLwoYTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0EhMKC2ZyYWdtZW50X2lkGAEgASgJIn8KDEZyYWdtZW50VXNlchIPCgdwYXJ0X2lkGAEgASgJEhEKCXBhcnRfbmFtZRgCIAEoCRISCgptYWNoaW5lX2lkGAMgASgJEhQKDG1hY2hpbmVfbmFtZRgEIAEoCRIOCgZkaXJlY3QYBSABKAgSEQoJbW9kc19qc29uGAYgASgJIkYKGUxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USKQoFdXNlcnMYASADKAsyGi5zdmMuY2xvdWQudjEuRnJhZ21lbnRVc2VyIi8KHENyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJJCh1DcmVhdGVQYXJ0Q3JlZGVudGlhbHNSZXNwb25zZRIOCgZrZXlfaWQYASABKAkSGAoQY3JlZGVudGlhbHNfanNvbhgCIAEoCSIoChVXYXRjaFJldmlzaW9uc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJdCg5SZXZpc2lvbk5vdGljZRIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIicKFE1hY2hpbmVDb25maWdSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAki1wEKFU1hY2hpbmVDb25maWdSZXNwb25zZRIOCgZjb25maWcYASABKAkSEAoIcmV2aXNpb24YAiABKAkSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHcGFydF9pZBgEIAEoCRISCgptYWNoaW5lX2lkGAUgASgJEhMKC2xvY2F0aW9uX2lkGAYgASgJEhYKDnByaW1hcnlfb3JnX2lkGAcgASgJEgwKBGZxZG4YCCABKAkSEgoKbG9jYWxfZnFkbhgJIAEoCSKlAQoMVXBsb2FkZWRGaWxlEgoKAmlkGAEgASgJEg8KB3BhcnRfaWQYAiABKAkSEQoJZmlsZV9uYW1lGAMgASgJEhYKDmZpbGVfZXh0ZW5zaW9uGAQgASgJEgwKBHNpemUYBSABKAMSDgoGc2hhMjU2GAYgASgJEi8KC3VwbG9hZGVkX29uGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIjChBMaXN0RmlsZXNSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkiPgoRTGlzdEZpbGVzUmVzcG9uc2USKQoFZmlsZXMYASADKAsyGi5zdmMuY2xvdWQudjEuVXBsb2FkZWRGaWxlIjcKE0Rvd25sb2FkRmlsZVJlcXVlc3QSDwoHcGFydF9pZBgBIAEoCRIPCgdmaWxlX2lkGAIgASgJIk4KFERvd25sb2FkRmlsZVJlc3BvbnNlEigKBGZpbGUYASABKAsyGi5zdmMuY2xvdWQudjEuVXBsb2FkZWRGaWxlEgwKBGRhdGEYAiABKAwiRAofUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVxdWVzdBIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJIkgKIFJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlc3BvbnNlEiQKBHBhcnQYASABKAsyFi52aWFtLmFwcC52MS5Sb2JvdFBhcnQicwoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIgCgRyb2xlGAMgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUSLgoKY3JlYXRlZF9vbhgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAibAoOQWRkVXNlclJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEiAKBHJvbGUYBCABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSIzCg9BZGRVc2VyUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIlwKDlNldFJvbGVSZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEiAKBHJvbGUYAyABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSIzCg9TZXRSb2xlUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIisKEExpc3RVc2Vyc1JlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJIjYKEUxpc3RVc2Vyc1Jlc3BvbnNlEiEKBXVzZXJzGAEgAygLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiwgEKCkludml0YXRpb24SCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg0KBWVtYWlsGAMgASgJEiAKBHJvbGUYBCABKA4yEi5zdmMuY2xvdWQudjEuUm9sZRIuCgpjcmVhdGVkX29uGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX29uGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjChdDcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkSDQoFZW1haWwYAiABKAkSIAoEcm9sZRgDIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIlcKGENyZWF0ZUludml0YXRpb25SZXNwb25zZRIsCgppbnZpdGF0aW9uGAEgASgLMhguc3ZjLmNsb3VkLnYxLkludml0YXRpb24SDQoFdG9rZW4YAiABKAkiTAoXQWNjZXB0SW52aXRhdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkSFQoIcGFzc3dvcmQYAiABKAlIAIgBAUILCglfcGFzc3dvcmQiVQoYQWNjZXB0SW52aXRhdGlvblJlc3BvbnNlEiAKBHVzZXIYASABKAsyEi5zdmMuY2xvdWQudjEuVXNlchIXCg9vcmdhbml6YXRpb25faWQYAiABKAkilgEKB1JlbGVhc2USDwoHcHJvZHVjdBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHBsYXRmb3JtGAMgASgJEgsKA3VybBgEIAEoCRIOCgZzaGEyNTYYBSABKAkSDAoEc2l6ZRgGIAEoAxIsCghhZGRlZF9vbhgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOQoHQ2hhbm5lbBIPCgdwcm9kdWN0GAEgASgJEgwKBG5hbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCSI3ChNMaXN0UmVsZWFzZXNSZXF1ZXN0EhQKB3Byb2R1Y3QYASABKAlIAIgBAUIKCghfcHJvZHVjdCJoChRMaXN0UmVsZWFzZXNSZXNwb25zZRInCghyZWxlYXNlcxgBIAMoCzIVLnN2Yy5jbG91ZC52MS5SZWxlYXNlEicKCGNoYW5uZWxzGAIgAygLMhUuc3ZjLmNsb3VkLnYxLkNoYW5uZWwiRgoRU2V0Q2hhbm5lbFJlcXVlc3QSDwoHcHJvZHVjdBgBIAEoCRIPCgdjaGFubmVsGAIgASgJEg8KB3ZlcnNpb24YAyABKAkiPAoSU2V0Q2hhbm5lbFJlc3BvbnNlEiYKB2NoYW5uZWwYASABKAsyFS5zdmMuY2xvdWQudjEuQ2hhbm5lbCIkCghMb2dCYXRjaBIKCgJpZBgBIAEoCRIMCgRsb2dzGAIgAygMKlAKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg4KClJPTEVfT1dORVIQARIRCg1ST0xFX09QRVJBVE9SEAISDwoLUk9MRV9WSUVXRVIQAzK0DAoMQ2xvdWRTZXJ2aWNlElUKDldhdGNoUmV2aXNpb25zEiMuc3ZjLmNsb3VkLnYxLldhdGNoUmV2aXNpb25zUmVxdWVzdBocLnN2Yy5jbG91ZC52MS5SZXZpc2lvbk5vdGljZTABElgKDU1hY2hpbmVDb25maWcSIi5zdmMuY2xvdWQudjEuTWFjaGluZUNvbmZpZ1JlcXVlc3QaIy5zdmMuY2xvdWQudjEuTWFjaGluZUNvbmZpZ1Jlc3BvbnNlEkwKCUxpc3RGaWxlcxIeLnN2Yy5jbG91ZC52MS5MaXN0RmlsZXNSZXF1ZXN0Gh8uc3ZjLmNsb3VkLnYxLkxpc3RGaWxlc1Jlc3BvbnNlElcKDERvd25sb2FkRmlsZRIhLnN2Yy5jbG91ZC52MS5Eb3dubG9hZEZpbGVSZXF1ZXN0GiIuc3ZjLmNsb3VkLnYxLkRvd25sb2FkRmlsZVJlc3BvbnNlMAESeQoYUmVzdG9yZVJvYm90UGFydFJldmlzaW9uEi0uc3ZjLmNsb3VkLnYxLlJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlcXVlc3QaLi5zdmMuY2xvdWQudjEuUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USRgoHQWRkVXNlchIcLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVzcG9uc2USRgoHU2V0Um9sZRIcLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVzcG9uc2USTAoJTGlzdFVzZXJzEh4uc3ZjLmNsb3VkLnYxLkxpc3RVc2Vyc1JlcXVlc3QaHy5zdmMuY2xvdWQudjEuTGlzdFVzZXJzUmVzcG9uc2USYQoQQ3JlYXRlSW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USYQoQQWNjZXB0SW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USVQoMTGlzdFJlbGVhc2VzEiEuc3ZjLmNsb3VkLnYxLkxpc3RSZWxlYXNlc1JlcXVlc3QaIi5zdmMuY2xvdWQudjEuTGlzdFJlbGVhc2VzUmVzcG9uc2USTwoKU2V0Q2hhbm5lbBIfLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVxdWVzdBogLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVzcG9uc2UScAoVQ3JlYXRlUGFydENyZWRlbnRpYWxzEiouc3ZjLmNsb3VkLnYxLkNyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QaKy5zdmMuY2xvdWQudjEuQ3JlYXRlUGFydENyZWRlbnRpYWxzUmVzcG9uc2USZAoRTGlzdEZyYWdtZW50VXNlcnMSJi5zdmMuY2xvdWQudjEuTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0Gicuc3ZjLmNsb3VkLnYxLkxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USVQoMR2V0TG9nVm9sdW1lEiEuc3ZjLmNsb3VkLnYxLkdldExvZ1ZvbHVtZVJlcXVlc3QaIi5zdmMuY2xvdWQudjEuR2V0TG9nVm9sdW1lUmVzcG9uc2USagoTR2V0TG9jYXRpb25WZXJzaW9ucxIoLnN2Yy5jbG91ZC52MS5HZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBopLnN2Yy5jbG91ZC52MS5HZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USagoTU2V0TG9jYXRpb25WZXJzaW9ucxIoLnN2Yy5jbG91ZC52MS5TZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBopLnN2Yy5jbG91ZC52MS5TZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2ViBnByb3RvMw", [file_app_v1_app, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message svc.cloud.v1.GetLocationVersionsRequest
@@ -404,6 +404,87 @@ export const RevisionNoticeSchema: GenMessage<RevisionNotice> = /*@__PURE__*/
   messageDesc(file_svc_cloud_v1_cloud, 14);
 
 /**
+ * @generated from message svc.cloud.v1.MachineConfigRequest
+ */
+export type MachineConfigRequest = Message<"svc.cloud.v1.MachineConfigRequest"> & {
+  /**
+   * @generated from field: string part_id = 1;
+   */
+  partId: string;
+};
+
+/**
+ * Describes the message svc.cloud.v1.MachineConfigRequest.
+ * Use `create(MachineConfigRequestSchema)` to create a new message.
+ */
+export const MachineConfigRequestSchema: GenMessage<MachineConfigRequest> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 15);
+
+/**
+ * @generated from message svc.cloud.v1.MachineConfigResponse
+ */
+export type MachineConfigResponse = Message<"svc.cloud.v1.MachineConfigResponse"> & {
+  /**
+   * The part's current revision with the fragments it uses merged in, as JSON text: no `cloud`
+   * (the machine has its own credentials), no `revision`, `fragments` or `fragment_mods`.
+   *
+   * @generated from field: string config = 1;
+   */
+  config: string;
+
+  /**
+   * The revision it is (RevisionNotice.revision), and when it was made.
+   *
+   * @generated from field: string revision = 2;
+   */
+  revision: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp time = 3;
+   */
+  time?: Timestamp | undefined;
+
+  /**
+   * Who the part is (GetCloudMetadata's answer) and the names it is reached by. Never a secret.
+   *
+   * @generated from field: string part_id = 4;
+   */
+  partId: string;
+
+  /**
+   * @generated from field: string machine_id = 5;
+   */
+  machineId: string;
+
+  /**
+   * @generated from field: string location_id = 6;
+   */
+  locationId: string;
+
+  /**
+   * @generated from field: string primary_org_id = 7;
+   */
+  primaryOrgId: string;
+
+  /**
+   * @generated from field: string fqdn = 8;
+   */
+  fqdn: string;
+
+  /**
+   * @generated from field: string local_fqdn = 9;
+   */
+  localFqdn: string;
+};
+
+/**
+ * Describes the message svc.cloud.v1.MachineConfigResponse.
+ * Use `create(MachineConfigResponseSchema)` to create a new message.
+ */
+export const MachineConfigResponseSchema: GenMessage<MachineConfigResponse> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 16);
+
+/**
  * @generated from message svc.cloud.v1.UploadedFile
  */
 export type UploadedFile = Message<"svc.cloud.v1.UploadedFile"> & {
@@ -452,7 +533,7 @@ export type UploadedFile = Message<"svc.cloud.v1.UploadedFile"> & {
  * Use `create(UploadedFileSchema)` to create a new message.
  */
 export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 15);
+  messageDesc(file_svc_cloud_v1_cloud, 17);
 
 /**
  * @generated from message svc.cloud.v1.ListFilesRequest
@@ -469,7 +550,7 @@ export type ListFilesRequest = Message<"svc.cloud.v1.ListFilesRequest"> & {
  * Use `create(ListFilesRequestSchema)` to create a new message.
  */
 export const ListFilesRequestSchema: GenMessage<ListFilesRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 16);
+  messageDesc(file_svc_cloud_v1_cloud, 18);
 
 /**
  * @generated from message svc.cloud.v1.ListFilesResponse
@@ -486,7 +567,7 @@ export type ListFilesResponse = Message<"svc.cloud.v1.ListFilesResponse"> & {
  * Use `create(ListFilesResponseSchema)` to create a new message.
  */
 export const ListFilesResponseSchema: GenMessage<ListFilesResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 17);
+  messageDesc(file_svc_cloud_v1_cloud, 19);
 
 /**
  * @generated from message svc.cloud.v1.DownloadFileRequest
@@ -508,7 +589,7 @@ export type DownloadFileRequest = Message<"svc.cloud.v1.DownloadFileRequest"> & 
  * Use `create(DownloadFileRequestSchema)` to create a new message.
  */
 export const DownloadFileRequestSchema: GenMessage<DownloadFileRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 18);
+  messageDesc(file_svc_cloud_v1_cloud, 20);
 
 /**
  * The first message carries `file`; every message after it a chunk of the content.
@@ -532,7 +613,7 @@ export type DownloadFileResponse = Message<"svc.cloud.v1.DownloadFileResponse"> 
  * Use `create(DownloadFileResponseSchema)` to create a new message.
  */
 export const DownloadFileResponseSchema: GenMessage<DownloadFileResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 19);
+  messageDesc(file_svc_cloud_v1_cloud, 21);
 
 /**
  * Makes a new revision equal to an earlier one; history is never rewritten.
@@ -556,7 +637,7 @@ export type RestoreRobotPartRevisionRequest = Message<"svc.cloud.v1.RestoreRobot
  * Use `create(RestoreRobotPartRevisionRequestSchema)` to create a new message.
  */
 export const RestoreRobotPartRevisionRequestSchema: GenMessage<RestoreRobotPartRevisionRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 20);
+  messageDesc(file_svc_cloud_v1_cloud, 22);
 
 /**
  * @generated from message svc.cloud.v1.RestoreRobotPartRevisionResponse
@@ -573,7 +654,7 @@ export type RestoreRobotPartRevisionResponse = Message<"svc.cloud.v1.RestoreRobo
  * Use `create(RestoreRobotPartRevisionResponseSchema)` to create a new message.
  */
 export const RestoreRobotPartRevisionResponseSchema: GenMessage<RestoreRobotPartRevisionResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 21);
+  messageDesc(file_svc_cloud_v1_cloud, 23);
 
 /**
  * A user as a member of one organisation; role is theirs there.
@@ -607,7 +688,7 @@ export type User = Message<"svc.cloud.v1.User"> & {
  * Use `create(UserSchema)` to create a new message.
  */
 export const UserSchema: GenMessage<User> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 22);
+  messageDesc(file_svc_cloud_v1_cloud, 24);
 
 /**
  * @generated from message svc.cloud.v1.AddUserRequest
@@ -641,7 +722,7 @@ export type AddUserRequest = Message<"svc.cloud.v1.AddUserRequest"> & {
  * Use `create(AddUserRequestSchema)` to create a new message.
  */
 export const AddUserRequestSchema: GenMessage<AddUserRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 23);
+  messageDesc(file_svc_cloud_v1_cloud, 25);
 
 /**
  * @generated from message svc.cloud.v1.AddUserResponse
@@ -658,7 +739,7 @@ export type AddUserResponse = Message<"svc.cloud.v1.AddUserResponse"> & {
  * Use `create(AddUserResponseSchema)` to create a new message.
  */
 export const AddUserResponseSchema: GenMessage<AddUserResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 24);
+  messageDesc(file_svc_cloud_v1_cloud, 26);
 
 /**
  * @generated from message svc.cloud.v1.SetRoleRequest
@@ -685,7 +766,7 @@ export type SetRoleRequest = Message<"svc.cloud.v1.SetRoleRequest"> & {
  * Use `create(SetRoleRequestSchema)` to create a new message.
  */
 export const SetRoleRequestSchema: GenMessage<SetRoleRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 25);
+  messageDesc(file_svc_cloud_v1_cloud, 27);
 
 /**
  * @generated from message svc.cloud.v1.SetRoleResponse
@@ -702,7 +783,7 @@ export type SetRoleResponse = Message<"svc.cloud.v1.SetRoleResponse"> & {
  * Use `create(SetRoleResponseSchema)` to create a new message.
  */
 export const SetRoleResponseSchema: GenMessage<SetRoleResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 26);
+  messageDesc(file_svc_cloud_v1_cloud, 28);
 
 /**
  * @generated from message svc.cloud.v1.ListUsersRequest
@@ -719,7 +800,7 @@ export type ListUsersRequest = Message<"svc.cloud.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 27);
+  messageDesc(file_svc_cloud_v1_cloud, 29);
 
 /**
  * @generated from message svc.cloud.v1.ListUsersResponse
@@ -736,7 +817,7 @@ export type ListUsersResponse = Message<"svc.cloud.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 28);
+  messageDesc(file_svc_cloud_v1_cloud, 30);
 
 /**
  * @generated from message svc.cloud.v1.Invitation
@@ -778,7 +859,7 @@ export type Invitation = Message<"svc.cloud.v1.Invitation"> & {
  * Use `create(InvitationSchema)` to create a new message.
  */
 export const InvitationSchema: GenMessage<Invitation> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 29);
+  messageDesc(file_svc_cloud_v1_cloud, 31);
 
 /**
  * @generated from message svc.cloud.v1.CreateInvitationRequest
@@ -805,7 +886,7 @@ export type CreateInvitationRequest = Message<"svc.cloud.v1.CreateInvitationRequ
  * Use `create(CreateInvitationRequestSchema)` to create a new message.
  */
 export const CreateInvitationRequestSchema: GenMessage<CreateInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 30);
+  messageDesc(file_svc_cloud_v1_cloud, 32);
 
 /**
  * The token is shown here once and kept only as a hash.
@@ -829,7 +910,7 @@ export type CreateInvitationResponse = Message<"svc.cloud.v1.CreateInvitationRes
  * Use `create(CreateInvitationResponseSchema)` to create a new message.
  */
 export const CreateInvitationResponseSchema: GenMessage<CreateInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 31);
+  messageDesc(file_svc_cloud_v1_cloud, 33);
 
 /**
  * @generated from message svc.cloud.v1.AcceptInvitationRequest
@@ -853,7 +934,7 @@ export type AcceptInvitationRequest = Message<"svc.cloud.v1.AcceptInvitationRequ
  * Use `create(AcceptInvitationRequestSchema)` to create a new message.
  */
 export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 32);
+  messageDesc(file_svc_cloud_v1_cloud, 34);
 
 /**
  * @generated from message svc.cloud.v1.AcceptInvitationResponse
@@ -875,7 +956,7 @@ export type AcceptInvitationResponse = Message<"svc.cloud.v1.AcceptInvitationRes
  * Use `create(AcceptInvitationResponseSchema)` to create a new message.
  */
 export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 33);
+  messageDesc(file_svc_cloud_v1_cloud, 35);
 
 /**
  * @generated from message svc.cloud.v1.Release
@@ -928,7 +1009,7 @@ export type Release = Message<"svc.cloud.v1.Release"> & {
  * Use `create(ReleaseSchema)` to create a new message.
  */
 export const ReleaseSchema: GenMessage<Release> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 34);
+  messageDesc(file_svc_cloud_v1_cloud, 36);
 
 /**
  * @generated from message svc.cloud.v1.Channel
@@ -955,7 +1036,7 @@ export type Channel = Message<"svc.cloud.v1.Channel"> & {
  * Use `create(ChannelSchema)` to create a new message.
  */
 export const ChannelSchema: GenMessage<Channel> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 35);
+  messageDesc(file_svc_cloud_v1_cloud, 37);
 
 /**
  * @generated from message svc.cloud.v1.ListReleasesRequest
@@ -974,7 +1055,7 @@ export type ListReleasesRequest = Message<"svc.cloud.v1.ListReleasesRequest"> & 
  * Use `create(ListReleasesRequestSchema)` to create a new message.
  */
 export const ListReleasesRequestSchema: GenMessage<ListReleasesRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 36);
+  messageDesc(file_svc_cloud_v1_cloud, 38);
 
 /**
  * @generated from message svc.cloud.v1.ListReleasesResponse
@@ -996,7 +1077,7 @@ export type ListReleasesResponse = Message<"svc.cloud.v1.ListReleasesResponse"> 
  * Use `create(ListReleasesResponseSchema)` to create a new message.
  */
 export const ListReleasesResponseSchema: GenMessage<ListReleasesResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 37);
+  messageDesc(file_svc_cloud_v1_cloud, 39);
 
 /**
  * @generated from message svc.cloud.v1.SetChannelRequest
@@ -1023,7 +1104,7 @@ export type SetChannelRequest = Message<"svc.cloud.v1.SetChannelRequest"> & {
  * Use `create(SetChannelRequestSchema)` to create a new message.
  */
 export const SetChannelRequestSchema: GenMessage<SetChannelRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 38);
+  messageDesc(file_svc_cloud_v1_cloud, 40);
 
 /**
  * @generated from message svc.cloud.v1.SetChannelResponse
@@ -1040,7 +1121,7 @@ export type SetChannelResponse = Message<"svc.cloud.v1.SetChannelResponse"> & {
  * Use `create(SetChannelResponseSchema)` to create a new message.
  */
 export const SetChannelResponseSchema: GenMessage<SetChannelResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 39);
+  messageDesc(file_svc_cloud_v1_cloud, 41);
 
 /**
  * viam.app.v1.LogRequest as svc-cloud reads it: the same wire, each entry kept as the bytes of its
@@ -1066,7 +1147,7 @@ export type LogBatch = Message<"svc.cloud.v1.LogBatch"> & {
  * Use `create(LogBatchSchema)` to create a new message.
  */
 export const LogBatchSchema: GenMessage<LogBatch> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 40);
+  messageDesc(file_svc_cloud_v1_cloud, 42);
 
 /**
  * Owners manage users and keys; operators edit machines; viewers read.
@@ -1115,6 +1196,19 @@ export const CloudService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchRevisionsRequestSchema;
     output: typeof RevisionNoticeSchema;
+  },
+  /**
+   * Device side: the part's config as svc-server reads a config file, every key of svc's own
+   * kept (RobotConfig has no field for some, such as global_log_configuration), with what
+   * svc-cloud knows of the part beside it. For the part's own key, or a person or organisation
+   * key that may operate the part.
+   *
+   * @generated from rpc svc.cloud.v1.CloudService.MachineConfig
+   */
+  machineConfig: {
+    methodKind: "unary";
+    input: typeof MachineConfigRequestSchema;
+    output: typeof MachineConfigResponseSchema;
   },
   /**
    * Files a part uploaded (DataSyncService.FileUpload), for people with viewer or more and the

@@ -1,0 +1,43 @@
+// `svc.cloud.v1.CloudService.MachineConfig`: the part's config in svc's own JSON, as svc-server
+// reads a config file. RobotConfig (RobotService.Config) is Viam's shape and has no field for some
+// of svc's keys (global_log_configuration, network.max_message_bytes, a module's version); this
+// answer keeps every one. Fragments are merged as for Config, and the same callers may ask: the
+// part's own key (its access is noted) or a person or organisation key that may operate the part;
+// another part's key is answered as if the part did not exist.
+import type { ServiceImpl } from "@connectrpc/connect";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { admitDevicePart } from "../auth/access.js";
+import { effectiveConfigFrom } from "../fleet/effective-config.js";
+import { partCloudAt } from "../fleet/part-cloud.js";
+import { callerOf } from "../server/caller.js";
+import type { CloudContext } from "../server/cloud-context.js";
+import { servedPart } from "../storage/served-part.js";
+import { notePartAccess } from "./part-access.js";
+
+export function deviceMachineConfigPart(cloud: CloudContext): Partial<ServiceImpl<typeof CloudService>> {
+  const { store } = cloud;
+  return {
+    async machineConfig(request, context) {
+      const principal = callerOf(context);
+      const served = await servedPart(store.db, request.partId);
+      const part = await admitDevicePart(store.db, principal, request.partId, served?.part);
+      await notePartAccess(cloud, principal, part);
+      const effective = await effectiveConfigFrom(store.db, part, served!.ownConfig, served!.revisionTime);
+      // The machine's own credentials make its `cloud`; the revision is said beside the config.
+      const { cloud: _own, revision: _stored, ...config } = effective.config;
+      const who = partCloudAt(part, served!.location, cloud.publicUrl);
+      return {
+        config: JSON.stringify(config),
+        revision: String(effective.revision),
+        time: timestampFromMs(effective.time),
+        partId: who.id,
+        machineId: who.machine_id,
+        locationId: who.location_id,
+        primaryOrgId: who.primary_org_id,
+        fqdn: who.fqdn,
+        localFqdn: who.local_fqdn,
+      };
+    },
+  };
+}
