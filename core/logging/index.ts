@@ -13,3 +13,4 @@ export { MASK, SECRET_FIELD_NAMES, SECRET_PATHS, isSecretPath, maskSecretFields,
 export { formatConfigDiff, formatPath } from "./config-diff.js";
 export type { ConfigDiffOptions } from "./config-diff.js";
 export { loggingSettingsOf } from "./settings-from-config.js";
+export * from "./log-upload-limits.js";

@@ -3,7 +3,7 @@
 // is kept therefore always decodes, and nothing of it is decoded into objects on the way in (the
 // store and a tail decode only the entries someone reads). A bad entry refuses the call, naming the
 // entry and the field.
-import { Code, SvcError } from "../../../core/index.js";
+import { Code, MAX_ENTRY_VALUES, SvcError } from "../../../core/index.js";
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { LOG_FIELD_LIMITS, LOG_LEVELS, logLevelIndex, MAX_LOG_BATCH } from "./logs-entries.js";
 import { checkStruct, type ValueBudget } from "./struct-wire.js";
@@ -12,8 +12,8 @@ import { atEnd, eachDelimited, expectWireType, isUtf8Span, readSpan, readTag, re
 /** The last instant a google.protobuf.Timestamp may hold (9999-12-31T23:59:59.999Z): past it, an answer's JSON form could not say it. */
 const MAX_TIME_MS = 253_402_300_799_999;
 
-/** Values (google.protobuf.Value) one entry's caller and fields may hold together: each costs a reader an object or two. */
-export const MAX_ENTRY_VALUES = 1024;
+// Values (google.protobuf.Value) one entry's caller and fields may hold together: each costs a reader an object or two.
+export { MAX_ENTRY_VALUES } from "../../../core/index.js";
 
 /** Bytes one encoded entry may hold, all its fields together. */
 export const MAX_ENTRY_BYTES = 256 * 1024;

@@ -7,10 +7,8 @@ import { LogEntrySchema, type LogEntry } from "../../../proto/gen/common/v1/comm
 import type { ChunkEntry } from "../storage/log-chunk.js";
 import { eachDelimited } from "../storage/wire-reader.js";
 
-/** Entries one Log call may carry. */
-export const MAX_LOG_BATCH = 1000;
-/** Bytes a field of one entry may hold (encoded; `fields` all its Structs together). */
-export const LOG_FIELD_LIMITS = { host: 256, logger_name: 256, message: 64 * 1024, stack: 64 * 1024, caller: 4 * 1024, fields: 64 * 1024 } as const;
+// The bounds are shared with the machines' uploader (core/logging/log-upload-limits.ts).
+export { LOG_FIELD_LIMITS, MAX_LOG_BATCH } from "../../../core/index.js";
 
 /** The levels an entry may have, least severe first (zap's, as Viam's machines send them). The store keeps the index. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "dpanic", "panic", "fatal"] as const;

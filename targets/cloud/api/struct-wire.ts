@@ -5,10 +5,11 @@
 // stops at 100 nested messages; a Struct level is two of them), is never larger once decoded and
 // encoded again (an empty Value would come back twice its size as a null), and costs a reader a
 // bounded number of objects.
+import { MAX_STRUCT_DEPTH } from "../../../core/index.js";
 import { expectWireType, isUtf8Span, readSpan, readTag, skipField, WireError, wireReader, WireType, type WireReader } from "../storage/wire-reader.js";
 
-/** How deep Structs and lists may nest inside one another. */
-export const MAX_STRUCT_DEPTH = 32;
+// How deep Structs and lists may nest inside one another (the machines' uploader keeps to it too).
+export { MAX_STRUCT_DEPTH };
 
 /** Values counted against a budget shared by the Structs of one entry. */
 export interface ValueBudget {

@@ -12,3 +12,6 @@ export type { RotatingFile, RotatingFileOptions } from "./rotating-file.js";
 export { openOfflineLogQueue, DEFAULT_QUEUE_MAX_BYTES, DEFAULT_QUEUE_MAX_ENTRIES } from "./offline-log-queue.js";
 export type { OfflineLogQueue, OfflineLogQueueOptions, LogBatch, QueuedLogEntry } from "./offline-log-queue.js";
 export type { TextStream } from "./text-stream.js";
+export { createLogUploader, retryWait, BATCH_BYTES, DROPPED_LOGGER } from "./log-uploader.js";
+export type { LogUploader, LogUploaderOptions } from "./log-uploader.js";
+export { toWireLogEntry, fitText } from "./wire-log-entry.js";
