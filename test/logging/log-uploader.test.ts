@@ -101,11 +101,15 @@ describe("the log uploader", () => {
     queue.write(entry(1, { message: "é".repeat(50_000), logger: `svc.${"x".repeat(300)}`, fields: { many: Array.from({ length: 2000 }, (_, i) => i) } }));
     queue.write(entry(2, { fields: deep }));
     queue.write(entry(3, { fields: { big: 12345678901234567890n, error: new Error("boom") } }));
+    // As deep as the cloud takes: kept whole.
+    let deepest: Record<string, unknown> = { end: true };
+    for (let i = 0; i < 31; i++) deepest = { deep: deepest };
+    queue.write(entry(4, { fields: deepest }));
     const problems: string[] = [];
     const up = uploader(queue, m.online, problems);
     await up.flush();
     expect(problems).toEqual([]);
-    const [first, second, third] = await m.logs();
+    const [first, second, third, fourth] = await m.logs();
     expect(first!.message.endsWith(" [cut]")).toBe(true);
     expect(Buffer.byteLength(first!.message)).toBeLessThanOrEqual(LOG_FIELD_LIMITS.message);
     expect(first!.message.startsWith("éé")).toBe(true);
@@ -113,6 +117,7 @@ describe("the log uploader", () => {
     expect(first!.fields).toEqual([{ fields_left_out: "fields of 2002 values, over the 1024 an entry may carry" }]);
     expect(second!.fields).toEqual([{ fields_left_out: "fields nested more than 32 deep" }]);
     expect(third!.fields[0]).toMatchObject({ big: "12345678901234567890", error: { name: "Error", message: "boom" } });
+    expect(fourth!.fields).toEqual([deepest]);
     await up.close();
     queue.close();
   });

@@ -1,8 +1,7 @@
 // A log entry as viam.common.v1.LogEntry, the shape RobotService.Log takes, held to every bound
 // svc-cloud holds an entry to (core/logging/log-upload-limits.ts): a text too long is cut at a
 // character boundary and says so; fields too large, too many or nested too deep are replaced by
-// one field saying what was left out. So an entry is never the reason a batch is refused, and a
-// refused batch is never retried for ever.
+// one field saying what was left out. So an entry is never the reason a batch is refused.
 import { create, fromJson, toBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { StructSchema, timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { LOG_FIELD_LIMITS, MAX_ENTRY_VALUES, MAX_STRUCT_DEPTH, type LogEntry } from "../../../core/index.js";
