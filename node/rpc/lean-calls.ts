@@ -45,6 +45,7 @@ import { encodingOf } from "./encoded-answer.js";
 import { errorAnswer, responseContentType, type LeanProtocol, type Outcome } from "./lean-answer.js";
 import type { LeanExchange } from "./lean-exchange.js";
 import { recordHeaders } from "./record-headers.js";
+import { forwarded, type Forward, type ForwardOf, type LeanResponse } from "./forwarded-response.js";
 
 export type { LeanProtocol } from "./lean-answer.js";
 
@@ -66,9 +67,7 @@ export interface LeanCallsOptions {
   readonly wireInputs?: ReadonlyMap<string, DescMessage>;
 }
 
-/** Carries a call's request bytes to whoever really serves it; resolves with the answer's bytes. */
-export type Forward = (message: Uint8Array, context: HandlerContext) => Promise<Uint8Array>;
-export type ForwardOf = (service: DescService, method: DescMethodUnary, request: object) => Forward | undefined;
+export type { Forward, ForwardOf } from "./forwarded-response.js";
 
 /** What a call on the lean path is given by the port. */
 export interface LeanCall {
@@ -270,32 +269,6 @@ function leanMethod(service: DescService, method: LeanDescMethod, implementation
   return { method, service, invoke };
 }
 
-// The answer's bytes as they came; the message is decoded only if an interceptor reads it.
-function forwarded(service: DescService, method: DescMethodUnary, forward: Forward, bytes: Uint8Array, context: HandlerContext): Promise<LeanResponse> {
-  return forward(bytes, context).then((answer) => new ForwardedResponse(service, method, context, answer));
-}
-
-class ForwardedResponse implements LeanResponse {
-  readonly stream = false;
-  readonly header: Headers;
-  readonly trailer: Headers;
-  private decoded: UnaryResponse["message"] | undefined;
-
-  constructor(
-    readonly service: DescService,
-    readonly method: DescMethodUnary,
-    context: HandlerContext,
-    readonly bytes: Uint8Array,
-  ) {
-    this.header = context.responseHeader;
-    this.trailer = context.responseTrailer;
-  }
-
-  get message(): UnaryResponse["message"] {
-    return (this.decoded ??= fromBinary(this.method.output, this.bytes) as never);
-  }
-}
-
 function isLean(method: DescService["methods"][number]): method is LeanDescMethod {
   return method.methodKind === "unary" || method.methodKind === "server_streaming";
 }
@@ -309,18 +282,6 @@ async function onlyMessage(messages: AsyncIterable<unknown>): Promise<unknown> {
 
 async function* oneMessage(message: object): AsyncGenerator<object> {
   yield message;
-}
-
-interface LeanInput {
-  readonly message: object;
-  /** Set when another process serves the call's resource: the request's bytes go to it. */
-  readonly forward?: Forward;
-  readonly bytes?: Uint8Array;
-}
-
-interface LeanResponse extends UnaryResponse {
-  /** The answer's bytes, when they came from elsewhere already encoded. */
-  readonly bytes?: Uint8Array;
 }
 
 // The request the interceptors and the implementation see, as connect would make it; what is

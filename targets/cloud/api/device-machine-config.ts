@@ -7,26 +7,20 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
-import { admitDevicePart } from "../auth/access.js";
 import { effectiveConfigFrom } from "../fleet/effective-config.js";
 import { partCloudAt } from "../fleet/part-cloud.js";
-import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { servedPart } from "../storage/served-part.js";
-import { notePartAccess } from "./part-access.js";
+import { reachServedPart } from "./part-access.js";
 
 export function deviceMachineConfigPart(cloud: CloudContext): Partial<ServiceImpl<typeof CloudService>> {
   const { store } = cloud;
   return {
     async machineConfig(request, context) {
-      const principal = callerOf(context);
-      const served = await servedPart(store.db, request.partId);
-      const part = await admitDevicePart(store.db, principal, request.partId, served?.part);
-      await notePartAccess(cloud, principal, part);
-      const effective = await effectiveConfigFrom(store.db, part, served!.ownConfig, served!.revisionTime);
+      const { part, ownConfig, revisionTime, location } = await reachServedPart(cloud, context, request.partId);
+      const effective = await effectiveConfigFrom(store.db, part, ownConfig, revisionTime);
       // The machine's own credentials make its `cloud`; the revision is said beside the config.
       const { cloud: _own, revision: _stored, ...config } = effective.config;
-      const who = partCloudAt(part, served!.location, cloud.publicUrl);
+      const who = partCloudAt(part, location, cloud.publicUrl);
       return {
         config: JSON.stringify(config),
         revision: String(effective.revision),

@@ -5,7 +5,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, SvcError } from "../../../core/index.js";
 import type { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
-import { admitDevicePart, requireDevicePart } from "../auth/access.js";
+import { requireDevicePart } from "../auth/access.js";
 import type { Principal } from "../auth/principal.js";
 import { partCloudAt, partCloudOf } from "../fleet/part-cloud.js";
 import { configAnswer } from "../fleet/robot-config.js";
@@ -13,8 +13,7 @@ import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { certificateForPart } from "../fleet/certificate-authority.js";
 import { takeRestartRequest } from "../storage/device-store.js";
-import { notePartAccess } from "./part-access.js";
-import { servedPart } from "../storage/served-part.js";
+import { notePartAccess, reachServedPart } from "./part-access.js";
 import type { PartsTable } from "../storage/tables.js";
 
 /** How often a machine asks whether to restart (Viam's interval). */
@@ -34,12 +33,9 @@ export function deviceRobotPart(cloud: CloudContext): Partial<ServiceImpl<typeof
     // The hottest call a fleet makes (every machine after every edit): the part, its revision and
     // its location are one read.
     async config(request, context) {
-      const principal = callerOf(context);
-      const served = await servedPart(store.db, request.id);
-      const part = await admitDevicePart(store.db, principal, request.id, served?.part);
-      await notePartAccess(cloud, principal, part);
-      const partless = await cloud.partlessConfigs.of(store, part, served!.ownConfig, served!.revisionTime);
-      return configAnswer(partless.config, partless.bytes, partCloudAt(part, served!.location, cloud.publicUrl), String(part.revision));
+      const { part, ownConfig, revisionTime, location } = await reachServedPart(cloud, context, request.id);
+      const partless = await cloud.partlessConfigs.of(store, part, ownConfig, revisionTime);
+      return configAnswer(partless.config, partless.bytes, partCloudAt(part, location, cloud.publicUrl), String(part.revision));
     },
 
     async needsRestart(request, context) {

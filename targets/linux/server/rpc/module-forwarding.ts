@@ -7,18 +7,14 @@
 // session that ends stops a module's motor too. Calls that name the resource by its full name,
 // and resources served here, take the ordinary way.
 import { getOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
-import type { HandlerContext } from "@connectrpc/connect";
 import { formatResourceName, type Resource, type ResourceLookup } from "../../../../core/index.js";
 import { safety_heartbeat_monitored } from "../../../../proto/gen/common/v1/common_pb.js";
 import { peerServing } from "../../remote/index.js";
 import { callControlKey } from "../transport/index.js";
 import { SESSION_HEADER, type ConnectCallOptions } from "./connect-call.js";
+import type { Forward, ForwardOf } from "../../../../node/rpc/forwarded-response.js";
 
-/** Carries one call's request bytes to the process serving its resource; resolves with the answer's bytes. */
-export type Forward = (message: Uint8Array, context: HandlerContext) => Promise<Uint8Array>;
-
-/** The way through for a decoded request, when its resource is served by another process. */
-export type ForwardOf = (service: DescService, method: DescMethodUnary, request: object) => Forward | undefined;
+export type { Forward, ForwardOf };
 
 export interface ModuleForwardingOptions {
   readonly lookup: ResourceLookup;
