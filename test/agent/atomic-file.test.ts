@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { temporaryOwner, temporaryPath, writeFileAtomic } from "../../targets/linux/agent/atomic-file.js";
+import { temporaryOwner, temporaryPath, writeFileAtomic } from "../../targets/linux/system/atomic-file.js";
 
 let dir: string;
 beforeEach(() => {

@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import type { AgentConfig, Logger } from "../../../../core/index.js";
 import type { CommandRunner } from "../../system/index.js";
 import type { AgentClocks } from "../agent-clock.js";
-import { writeIfChanged } from "../atomic-file.js";
+import { writeIfChanged } from "../../system/atomic-file.js";
 import { hasMachineCredentials, saveMachineCredentials } from "./machine-credentials.js";
 import { createNetworkManagerBackend } from "./nm/index.js";
 import { createCaptivePortalSeam } from "./portal/index.js";

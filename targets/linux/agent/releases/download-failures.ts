@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSerialQueue, downloadHeldBack, nextDownloadFailure, type DownloadFailureRecord, type DownloadRetryRules } from "../../../../core/index.js";
 import type { AgentPaths, Product } from "../agent-paths.js";
-import { writeFileAtomic } from "../atomic-file.js";
+import { writeFileAtomic } from "../../system/atomic-file.js";
 
 export interface HeldDownload {
   /** Why the last attempt failed. */

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { compareVersionTexts, errorMessage, parseSemver } from "../../../../core/index.js";
 import { ReleaseError } from "./release-error.js";
-import { TEMPORARY_MARK, syncDirectory, temporaryOwner, temporaryPath } from "../atomic-file.js";
+import { TEMPORARY_MARK, syncDirectory, temporaryOwner, temporaryPath } from "../../system/atomic-file.js";
 
 const run = promisify(execFile);
 

@@ -4,7 +4,7 @@
 // read-modify-write, one at a time.
 import { readFile } from "node:fs/promises";
 import { createSerialQueue } from "../../../../core/index.js";
-import { writeFileAtomic } from "../atomic-file.js";
+import { writeFileAtomic } from "../../system/atomic-file.js";
 
 export interface BadMark {
   reason: string;

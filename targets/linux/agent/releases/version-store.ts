@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { createSerialQueue, parseSemver } from "../../../../core/index.js";
 import { createNodeClock } from "../../logging/node-clock.js";
 import { EXECUTABLE_NAMES, type AgentPaths, type Product } from "../agent-paths.js";
-import { syncDirectory, temporaryPath } from "../atomic-file.js";
+import { syncDirectory, temporaryPath } from "../../system/atomic-file.js";
 import { ReleaseError } from "./release-error.js";
 import {
   exists,

@@ -4,7 +4,7 @@
 // changes (flash wears), atomically (a crash leaves the old file or the new, never half), and
 // readable by root alone: it holds network passkeys.
 import { readFileSync } from "node:fs";
-import { writeFileAtomicSync } from "../atomic-file.js";
+import { writeFileAtomicSync } from "../../system/atomic-file.js";
 import { join } from "node:path";
 import type { AgentConfig } from "../../../../core/index.js";
 

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { enableUnit, InstallError, type CommandRunner } from "../../system/index.js";
 import { AGENT_EXECUTABLE, AGENT_SERVICE_NAME, AGENT_UNIT_PATH, FALLBACK_SCRIPT_PATH, agentUnitText, type AgentUnitOptions } from "./agent-unit.js";
 import { FALLBACK_SCRIPT } from "./fallback-script.js";
-import { writeIfChanged } from "../atomic-file.js";
+import { writeIfChanged } from "../../system/atomic-file.js";
 
 export interface InstallAgentOptions {
   run: CommandRunner;

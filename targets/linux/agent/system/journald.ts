@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { Logger } from "../../../../core/index.js";
 import type { CommandRunner } from "../../system/index.js";
-import { removeIfPresent, writeIfChanged } from "../atomic-file.js";
+import { removeIfPresent, writeIfChanged } from "../../system/atomic-file.js";
 
 export const JOURNALD_DROP_IN = "/etc/systemd/journald.conf.d/svc-agent.conf";
 

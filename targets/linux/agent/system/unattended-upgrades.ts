@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Logger, SystemConfiguration } from "../../../../core/index.js";
 import type { CommandRunner } from "../../system/index.js";
 import { readAptSources, type AptSource } from "./apt-sources.js";
-import { writeIfChanged } from "../atomic-file.js";
+import { writeIfChanged } from "../../system/atomic-file.js";
 
 export const AUTO_UPGRADES_FILE = "/etc/apt/apt.conf.d/20auto-upgrades";
 export const UNATTENDED_UPGRADES_FILE = "/etc/apt/apt.conf.d/50unattended-upgrades";

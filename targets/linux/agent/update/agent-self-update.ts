@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock, Logger } from "../../../../core/index.js";
 import type { VersionStore } from "../releases/index.js";
-import { writeFileAtomicSync } from "../atomic-file.js";
+import { writeFileAtomicSync } from "../../system/atomic-file.js";
 
 export const AGENT_UPDATE_MARKER = "agent-update.json";
 

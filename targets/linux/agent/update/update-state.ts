@@ -2,7 +2,7 @@
 // version installed but waiting for its moment, and a version on probation since its activation.
 // One small JSON file, replaced atomically, so a crash leaves either the old or the new state.
 import { readFileSync } from "node:fs";
-import { writeFileAtomicSync } from "../atomic-file.js";
+import { writeFileAtomicSync } from "../../system/atomic-file.js";
 
 export interface UpdateState {
   /** Installed under versions/, to be activated when allowed. */

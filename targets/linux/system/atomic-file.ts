@@ -1,4 +1,4 @@
-// Writing the agent's files so that readers, and an agent killed half-way, only ever see the old
+// Writing files so that readers, and a program killed half-way, only ever see the old
 // content or the new: a temporary file beside the target, flushed to disk, renamed over it, and
 // the folder flushed. One place for it: state, caches, system files and credentials all use it,
 // and so do the version store's folders and links, through the same temporary names.
