@@ -32,6 +32,7 @@ const secretKeys = new Set(["psk", "secret", "hotspot_password"]);
 export function isSecretPath(path: DataPath): boolean {
   const last = path[path.length - 1];
   if (typeof last === "string" && secretKeys.has(last)) return true;
+  if (path.length === 3 && path[0] === "cloud" && path[1] === "api_key" && path[2] === "key") return true;
   // auth.handlers[i].config.<key id>, .key, .keys[j]
   return path.length >= 5 && path[0] === "auth" && path[1] === "handlers" && path[3] === "config";
 }

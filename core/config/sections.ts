@@ -52,8 +52,12 @@ function sessionsOf(text: string, issues: IssueList): NetworkConfig["sessions"] 
 
 const minimumRefreshMs = 1000;
 
-/** The cloud credentials, or undefined (with an issue) when the refresh interval is unusable. */
+/** The cloud credentials, or undefined (with an issue) when they are missing or the refresh interval is unusable. */
 export function buildCloud(cloud: ValidatedCloud, issues: IssueList): CloudConfig | undefined {
+  if (cloud.api_key === undefined && cloud.secret === undefined) {
+    issues.error(["cloud"], `needs the part's credentials: "api_key" ({"id", "key"}) or "secret"`);
+    return undefined;
+  }
   const refresh = parseDuration(cloud.refresh_interval) ?? 0;
   if (refresh < minimumRefreshMs) {
     issues.error(["cloud", "refresh_interval"], `must be at least "1s" (found ${JSON.stringify(cloud.refresh_interval)})`);

@@ -127,8 +127,12 @@ export interface AuthConfig {
 }
 
 export interface CloudConfig {
+  /** The part's id. */
   id: string;
-  secret: string;
+  /** The part's secret (Viam's older robot-secret credential); a key is preferred. */
+  secret?: string;
+  /** The part's API key: how svc-server and svc-agent sign in to svc-cloud. */
+  api_key?: { id: string; key: string };
   /** "" means the built-in cloud address. */
   app_address: string;
   /** As written, e.g. "10s". */

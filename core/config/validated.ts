@@ -33,7 +33,8 @@ export type ValidatedProcess = Omit<ProcessConfig, "stop_signal_name" | "stop_ti
 
 export interface ValidatedCloud {
   id: string;
-  secret: string;
+  secret?: string;
+  api_key?: { id: string; key: string };
   app_address: string;
   refresh_interval: string;
 }

@@ -11,6 +11,7 @@ export const MASK = "<redacted>";
 export const SECRET_PATHS: readonly (readonly string[])[] = [
   ["auth", "handlers", "*", "config"],
   ["cloud", "secret"],
+  ["cloud", "api_key", "key"],
   ["cloud", "location_secret"],
   ["cloud", "location_secrets", "*", "secret"],
   ["remotes", "*", "secret"],

@@ -8,6 +8,7 @@ export type {
   ConfigInput,
   ConfigListener,
   ConfigScreen,
+  LoadOptions,
   LoadResult,
   Machine,
   MachineModules,

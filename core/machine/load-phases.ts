@@ -38,12 +38,12 @@ interface LoadInput {
 /** Log lines name where a configuration came from, when the platform says. */
 const at = (origin: string): LogFields => (origin === "" ? {} : { file: origin });
 
-export async function loadOnce(context: LoadContext, input: ConfigInput, origin: string): Promise<LoadResult> {
+export async function loadOnce(context: LoadContext, input: ConfigInput, origin: string, stated?: string): Promise<LoadResult> {
   const { state, options } = context;
   let judged: Judgement;
   let written: () => unknown = () => undefined;
   try {
-    const { revision, reading } = read(input, options.revisionOf);
+    const { revision, reading } = read(input, stated === undefined ? options.revisionOf : () => stated);
     const running = state.running;
     if (running && running.revision === revision) return { outcome: "unchanged", revision: running.revision };
     const parsed = reading();

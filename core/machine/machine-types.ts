@@ -22,6 +22,15 @@ export interface Refusal {
   issues: ConfigIssue[];
 }
 
+/** How a load names itself, beyond its origin. */
+export interface LoadOptions {
+  /**
+   * The revision the source gives the configuration (svc-cloud's revision number), reported by
+   * GetMachineStatus and compared to tell an unchanged load; by default a hash of its text.
+   */
+  revision?: string;
+}
+
 /** What became of one load. */
 export type LoadResult =
   | { outcome: "refused"; reason: string; issues: ConfigIssue[] }
@@ -97,7 +106,7 @@ export interface Machine {
    * Reads a configuration and applies it; resolves when it is applied, deferred or refused, and
    * never rejects. Loads run one after another in the order they were handed in.
    */
-  load(input: ConfigInput, origin?: string): Promise<LoadResult>;
+  load(input: ConfigInput, origin?: string, options?: LoadOptions): Promise<LoadResult>;
   current(): RunningConfig | undefined;
   /** The last load that was refused; cleared when a configuration is taken. */
   lastRefusal(): Refusal | undefined;

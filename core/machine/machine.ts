@@ -7,7 +7,7 @@ import { createGraphEngine } from "../graph/index.js";
 import { createConfigListeners } from "./config-listeners.js";
 import { loadOnce, type LoadContext } from "./load-phases.js";
 import { createSerialQueue } from "../serial-queue.js";
-import type { ConfigInput, LoadResult, Machine, MachineOptions } from "./machine-types.js";
+import type { ConfigInput, LoadResult, Machine, MachineOptions, LoadOptions } from "./machine-types.js";
 
 export function createMachine(options: MachineOptions): Machine {
   const { logEngine, registry } = options;
@@ -31,10 +31,10 @@ export function createMachine(options: MachineOptions): Machine {
   // Loads one after another: a quick second save never races the first.
   const queue = createSerialQueue();
 
-  function load(input: ConfigInput, origin = ""): Promise<LoadResult> {
+  function load(input: ConfigInput, origin = "", loadOptions: LoadOptions = {}): Promise<LoadResult> {
     return queue.run(async () => {
       listeners.emit({ kind: "loading", origin, running: state.running });
-      const result = await loadOnce(context, input, origin);
+      const result = await loadOnce(context, input, origin, loadOptions.revision);
       listeners.emit({ kind: "loaded", origin, running: state.running, result });
       return result;
     });

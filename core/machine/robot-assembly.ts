@@ -14,6 +14,7 @@ import {
   createRobotService,
   createSessions,
   type CallRunner,
+  type CloudMetadata,
   type Operations,
   type RobotServiceHandlers,
   type Sessions,
@@ -29,6 +30,11 @@ export interface RobotAssemblyOptions {
   version: VersionInfo;
   /** The cloud section of the configuration in force, if any. */
   cloud: () => CloudConfig | undefined;
+  /**
+   * Where the machine sits in the cloud, as the cloud said (a cloud-managed machine knows its
+   * machine, location and organisation); when it answers nothing, the cloud section's part id.
+   */
+  cloudMetadata?: () => CloudMetadata | undefined;
   /** The components of the configuration in force: their frames make the frame system. None: only the world. */
   components?: () => readonly ResourceConfig[] | undefined;
   /** Asks for an orderly stop; must return at once so the answer still reaches the caller. */
@@ -72,6 +78,8 @@ export function createRobotAssembly(options: RobotAssemblyOptions): RobotAssembl
         sessions,
         requestShutdown: options.requestShutdown,
         cloudMetadata() {
+          const known = options.cloudMetadata?.();
+          if (known) return known;
           const cloud = options.cloud();
           return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
         },

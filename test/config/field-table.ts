@@ -90,6 +90,7 @@ export const withProcess = { processes: [{ id: "setup", name: "sh" }] };
 export const withRule = { log: [{ pattern: "rdk.*", level: "info" }] };
 export const withHandler = { auth: { handlers: [{ type: "api-key", config: { key1: "s3cret-value" } }] } };
 export const withCloud = { cloud: { id: "part-1", secret: "s3cret" } };
+export const withKeyCloud = { cloud: { id: "part-1", api_key: { id: "key-1", key: "k3y" } } };
 export const withMaintenance = { maintenance: { sensor_name: "rdk:component:sensor/gate", maintenance_allowed_key: "ok" } };
 export const withWifi = { agent: { additional_networks: { home: { type: "wifi", ssid: "home-net" } } } };
 export const home = "agent.additional_networks.home";

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { parse } from "./helpers.js";
 import {
   bool, checkFields, text, type FieldRow,
-  withComponent, withModule, withProcess, withRule, withHandler, withCloud, withMaintenance, withWifi,
+  withComponent, withModule, withProcess, withRule, withHandler, withCloud, withKeyCloud, withMaintenance, withWifi,
   nameShape, levelShape, sensorShape, modelShape, signalShape,
 } from "./field-table.js";
 
@@ -103,9 +103,25 @@ const rows: FieldRow[] = [
   },
   {
     path: "cloud.secret",
-    base: withCloud,
-    required: "is required: a non-empty string",
+    base: withKeyCloud,
+    absent: undefined,
     valid: ["another-secret"],
+    invalid: [["", "must be a non-empty string (found a string of 0 characters)"]],
+    entry: "cloud",
+  },
+  {
+    path: "cloud.api_key.id",
+    base: withKeyCloud,
+    required: "is required: a non-empty string",
+    valid: ["0b6c2e5e-key"],
+    invalid: [["", 'must be a non-empty string (found "")']],
+    entry: "cloud",
+  },
+  {
+    path: "cloud.api_key.key",
+    base: withKeyCloud,
+    required: "is required: a non-empty string",
+    valid: ["another-key"],
     invalid: [["", "must be a non-empty string (found a string of 0 characters)"]],
     entry: "cloud",
   },
@@ -354,7 +370,15 @@ const rows: FieldRow[] = [
 checkFields("every machine configuration field", rows);
 
 it("uses bases that are valid on their own", () => {
-  for (const base of [withComponent, withModule, withRule, withHandler, withCloud, withMaintenance, withWifi]) {
+  for (const base of [withComponent, withModule, withRule, withHandler, withCloud, withKeyCloud, withMaintenance, withWifi]) {
     expect(parse(base).issues).toEqual([]);
   }
+});
+
+it("refuses a cloud section without the part's credentials, and never echoes the key", () => {
+  const { config, issues } = parse({ cloud: { id: "part-1" } });
+  expect(config?.cloud).toBeUndefined();
+  expect(issues).toContainEqual({ severity: "error", path: "cloud", message: `needs the part's credentials: "api_key" ({"id", "key"}) or "secret"` });
+  const typed = parse({ cloud: { id: "part-1", api_key: { id: "key-1", key: 42 } } });
+  expect(JSON.stringify(typed.issues)).not.toContain("42");
 });
