@@ -3,7 +3,7 @@ import type { FlagSpec } from "../cli/flags.js";
 
 export const serverFlags: readonly FlagSpec[] = [
   { name: "allow-insecure-creds", kind: "bool", help: "Allow credentials to be sent over plaintext" },
-  { name: "config", kind: "string", arg: "<filename>", help: "Machine configuration file (default: the built-in simulated machine)" },
+  { name: "config", kind: "string", arg: "<filename>", help: "Machine configuration file, or a credentials file (a cloud section) to run the configuration from svc-cloud (default: the built-in simulated machine)" },
   { name: "cpuprofile", kind: "string", arg: "<file>", help: "Write a CPU profile to a file" },
   { name: "debug", kind: "bool", help: "Enable debug-level logs" },
   { name: "disable-mdns", kind: "bool", help: "Disable server discovery through multicast DNS" },

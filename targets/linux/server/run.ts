@@ -1,12 +1,14 @@
 // Running svc-server from its parsed command line: the one-off actions (-dump-resources,
-// -network-check, --aix-install), or the server itself until a signal or the Shutdown call.
+// -network-check, --aix-install), or the server itself until a signal or the Shutdown call; from
+// a configuration file, or, when the file holds cloud credentials, from svc-cloud.
 import { readConfigText } from "./config-watch/index.js";
 import { createModelRegistry, readMachineConfig, type ConfigReading } from "../../../core/index.js";
 import type { ParsedFlags } from "../cli/flags.js";
 import { createLinuxLogging, LogFileError, type LinuxLogging } from "../logging/index.js";
 import { registerLinuxModels } from "./linux-models.js";
 import { dumpResources, formatNetworkChecks, runNetworkChecks, startCpuProfileFile, type CpuProfileFile } from "./diagnostics/index.js";
-import { serve, type RunningServer } from "./serve.js";
+import { serve, type RunningServer, type ServeOptions } from "./serve.js";
+import { bootConfig, createConfigCache, prepareCloudStart, RESTART_EXIT_CODE, type CloudStart } from "./cloud/index.js";
 import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
 import { formatIssue } from "./validate-command.js";
 import simMachine from "../../../examples/sim-machine.json";
@@ -28,6 +30,8 @@ interface ConfigSource {
   file?: string;
   /** The file's text as written (before `${NAME}` references were filled in). */
   written?: string;
+  /** A credentials file's other sections: what the machine runs before it first hears from svc-cloud. */
+  beforeCloud?: ConfigReading;
 }
 
 function readConfig(flags: ParsedFlags): ConfigSource | undefined {
@@ -40,15 +44,13 @@ function readConfig(flags: ParsedFlags): ConfigSource | undefined {
     say(`cannot use the configuration: ${read.problem}`);
     return undefined;
   }
-  return { reading: readMachineConfig(read.text), origin: file, file, written: read.written };
+  const reading = readMachineConfig(read.text);
+  const beforeCloud = reading.config?.cloud ? readMachineConfig({ ...(JSON.parse(read.text) as object), cloud: undefined }) : undefined;
+  return { reading, origin: file, file, written: read.written, beforeCloud };
 }
 
-export async function runServer(flags: ParsedFlags): Promise<number> {
-  const { values, given } = flags;
-  for (const [name, why] of Object.entries(notYetAvailable)) {
-    if (given.has(name)) say(`-${name} ignored: ${why}`);
-  }
-
+/** One-off actions: -dump-resources and --aix-install; undefined when neither was asked for. */
+async function runOneOff(values: ParsedFlags["values"]): Promise<number | undefined> {
   if (typeof values["dump-resources"] === "string") {
     const registry = createModelRegistry();
     registerLinuxModels(registry);
@@ -71,6 +73,46 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
       return 1;
     }
   }
+  return undefined;
+}
+
+function startLogging(values: ParsedFlags["values"], cloud: CloudStart | undefined): LinuxLogging | undefined {
+  try {
+    return createLinuxLogging({
+      logFile: typeof values["log-file"] === "string" ? values["log-file"] : undefined,
+      debug: values.debug === true,
+      alsoTo: cloud?.logQueue,
+    });
+  } catch (e) {
+    if (!(e instanceof LogFileError)) throw e;
+    say(`-log-file ${e.path}: ${e.message}`);
+    return undefined;
+  }
+}
+
+/** The first configuration the machine loads: the file's, or for a cloud-managed machine its cache's. */
+function initialConfig(source: ConfigSource, cloud: CloudStart | undefined, logging: LinuxLogging): ServeOptions["initial"] {
+  if (!cloud) return { reading: source.reading, config: source.reading.config!, origin: source.origin, file: source.file, written: source.written };
+  const log = logging.engine.logger("svc.cloud");
+  if (cloud.queueProblem) log.warn(cloud.queueProblem);
+  const cache = createConfigCache(cloud.dir, cloud.credentials.partId, Date.now);
+  const boot = bootConfig(cache, log, { reading: source.beforeCloud!, origin: source.origin });
+  return {
+    reading: boot.reading,
+    config: boot.config,
+    origin: boot.origin,
+    revision: boot.revision,
+    cloud: { credentials: cloud.credentials, cache, booted: boot.booted, logQueue: cloud.logQueue },
+  };
+}
+
+export async function runServer(flags: ParsedFlags): Promise<number> {
+  const { values, given } = flags;
+  for (const [name, why] of Object.entries(notYetAvailable)) {
+    if (given.has(name)) say(`-${name} ignored: ${why}`);
+  }
+  const oneOff = await runOneOff(values);
+  if (oneOff !== undefined) return oneOff;
 
   const source = readConfig(flags);
   if (!source) return 1;
@@ -85,18 +127,23 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
     say(`${source.origin} cannot be used`);
     return 1;
   }
-
-  let logging: LinuxLogging;
-  try {
-    logging = createLinuxLogging({
-      logFile: typeof values["log-file"] === "string" ? values["log-file"] : undefined,
-      debug: values.debug === true,
-    });
-  } catch (e) {
-    if (!(e instanceof LogFileError)) throw e;
-    say(`-log-file ${e.path}: ${e.message}`);
+  // A file with a cloud section is a credentials file: the configuration comes from svc-cloud. One
+  // whose cloud section cannot be used does not run unmanaged instead.
+  const cloudIssues = reading.issues.filter((issue) => issue.severity === "error" && /^cloud(\.|$)/.test(issue.path));
+  if (cloudIssues.length > 0) {
+    for (const issue of cloudIssues) say(formatIssue(source.origin, issue));
+    say(`${source.origin}: its cloud section cannot be used, so svc-server does not start`);
     return 1;
   }
+  // A file with a cloud section is a credentials file: the configuration comes from svc-cloud.
+  const cloud = reading.config.cloud ? prepareCloudStart(reading.config.cloud, values["allow-insecure-creds"] === true) : undefined;
+  if (cloud && "problem" in cloud) {
+    say(`${source.origin}: ${cloud.problem}`);
+    return 1;
+  }
+
+  const logging = startLogging(values, cloud);
+  if (!logging) return 1;
   const profile: CpuProfileFile | undefined =
     typeof values.cpuprofile === "string" ? await startCpuProfileFile(values.cpuprofile) : undefined;
   let server: RunningServer | undefined;
@@ -106,13 +153,14 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
       await server?.stop();
       await profile?.stop();
       logging.close();
+      cloud?.logQueue?.close();
     },
   });
   try {
     server = await serve({
       logEngine: logging.engine,
       version: SVC_VERSION,
-      initial: { reading, config: reading.config, origin: source.origin, file: source.file, written: source.written },
+      initial: initialConfig(source, cloud, logging),
       noTls: values["no-tls"] === true,
       allowInsecureCreds: values["allow-insecure-creds"] === true,
       untrustedEnv: values["untrusted-env"] === true,
@@ -121,12 +169,14 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
       webProfile: values.webprofile === true,
       outputTelemetry: values["output-telemetry"] === true,
       requestShutdown: (reason) => signals.begin(reason),
+      requestRestart: (reason) => signals.begin(reason, RESTART_EXIT_CODE),
     });
   } catch (e) {
     say(`cannot serve: ${(e as Error).message}`);
     signals.dispose();
     await profile?.stop();
     logging.close();
+    cloud?.logQueue?.close();
     return 1;
   }
   say(`serving ${server.listening}`);

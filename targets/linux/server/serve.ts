@@ -7,8 +7,9 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createResourceLookup, followConfigInForce, type Clock, type ConfigReading, type LogEngine, type Machine, type MachineConfig } from "../../../core/index.js";
-import { createNodeClock } from "../logging/index.js";
+import { createResourceLookup, followConfigInForce, type Clock, type CloudMetadata, type ConfigReading, type LogEngine, type Machine, type MachineConfig } from "../../../core/index.js";
+import { createNodeClock, type OfflineLogQueue } from "../logging/index.js";
+import { startCloudSide, type CachedConfig, type CloudCredentials, type CloudSide, type ConfigCache } from "./cloud/index.js";
 import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning, type ApiKeyAuth } from "./auth/index.js";
 import { configFileSource } from "./config-watch/index.js";
 import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
@@ -31,7 +32,17 @@ export interface ServeOptions {
    * The first configuration, read once: the reading the machine loads, its configuration (the
    * port settings, read once at start), and where it came from; `file` is watched for changes.
    */
-  initial: { reading: ConfigReading; config: MachineConfig; origin: string; file?: string; written?: string };
+  initial: {
+    reading: ConfigReading;
+    config: MachineConfig;
+    origin: string;
+    file?: string;
+    written?: string;
+    /** The revision it is loaded as (a cached cloud revision); a hash of its text by default. */
+    revision?: string;
+    /** svc-cloud is the source of the configurations after this one. */
+    cloud?: CloudServing;
+  };
   noTls?: boolean;
   allowInsecureCreds?: boolean;
   untrustedEnv?: boolean;
@@ -41,6 +52,16 @@ export interface ServeOptions {
   outputTelemetry?: boolean;
   /** Starts the process's orderly stop (the Shutdown RPC asks for it). */
   requestShutdown: (reason: string) => void;
+  /** Starts the orderly stop of a restart (svc-cloud asks for it); the process exits RESTART_EXIT_CODE. */
+  requestRestart?: (reason: string) => void;
+}
+
+/** What a cloud-managed machine follows svc-cloud with. */
+export interface CloudServing {
+  credentials: CloudCredentials;
+  cache: ConfigCache;
+  booted?: CachedConfig;
+  logQueue?: OfflineLogQueue;
 }
 
 export interface RunningServer {
@@ -84,7 +105,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     namesThisMachine: (entity) => namesMachine(entity),
     logger: logEngine.logger("svc.auth"),
   });
-  const robot = robotApiFollowing(machine, options, clock);
+  let cloudSide: CloudSide | undefined;
+  const robot = robotApiFollowing(machine, options, clock, () => cloudSide?.metadata());
   const lookup = createResourceLookup(machine.engine);
   const machineApi = (router: ConnectRouter) => {
     robot.routes(router);
@@ -103,7 +125,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     bindAddress: network.bind_address,
     tls: useTls ? { certFile: network.tls_cert_file, keyFile: network.tls_key_file } : undefined,
     interceptors,
-    httpRoutes: httpRoutes(options, auth, machine),
+    httpRoutes: httpRoutes(options, auth, machine, () => cloudSide?.restartRequested() ?? false),
     access: browserAccessRules(runningConfig),
     // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
     // before it learns whether the method is served); Authenticate is open, its body kept small.
@@ -135,7 +157,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   if (openWarning) log.warn(openWarning);
 
   // The machine takes loads one after another, so a quick second save never races the first.
-  const firstLoad = machine.load(options.initial.reading, options.initial.origin);
+  const firstLoad = machine.load(options.initial.reading, options.initial.origin, { revision: options.initial.revision });
+  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock);
 
   // The file as written: the watcher hands on only a text that differs from it.
   const { file, written = options.initial.reading.text } = options.initial;
@@ -150,6 +173,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     stop() {
       stopping ??= (async () => {
         watcher?.close();
+        await cloudSide?.close();
         await server.close();
         robot.close();
         await parentSocket.close();
@@ -167,11 +191,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 }
 
 /** The RobotService, following the configuration in force: its cloud section, its components' frames, its session window. */
-function robotApiFollowing(machine: Machine, options: ServeOptions, clock: Clock): RobotApi {
+function robotApiFollowing(machine: Machine, options: ServeOptions, clock: Clock, cloudMetadata: () => CloudMetadata | undefined): RobotApi {
   return createRobotApi({
     engine: machine.engine,
     version: options.version,
     cloud: () => machine.current()?.config.cloud,
+    cloudMetadata,
     components: () => machine.current()?.config.components,
     heartbeatWindowMs: () => machine.current()?.config.network.sessions.heartbeat_window_ms,
     requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
@@ -208,9 +233,26 @@ function configDir(configFile: string | undefined): string {
   return configFile ? dirname(resolve(configFile)) : process.cwd();
 }
 
+/** svc-cloud followed: configurations handed to the machine's load, logs uploaded, restarts honoured. */
+function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock): CloudSide {
+  const requestRestart = options.requestRestart ?? options.requestShutdown;
+  return startCloudSide({
+    ...cloud,
+    load: machine.load,
+    appliedRevision: () => machine.engine.status().revision,
+    log: options.logEngine.logger("svc.cloud"),
+    clock,
+    mayRestart: async () => {
+      const status = await restartStatus(machine, () => false);
+      return { allowed: status.restartAllowed, reason: status.reason };
+    },
+    restart: requestRestart,
+  });
+}
+
 /** The plain HTTP routes: restart status always; the profiles and shared files when asked for. */
-function httpRoutes(options: ServeOptions, auth: ApiKeyAuth, machine: Machine): HttpRoute[] {
-  const routes: HttpRoute[] = [restartStatusRoute(() => restartStatus(machine))];
+function httpRoutes(options: ServeOptions, auth: ApiKeyAuth, machine: Machine, restartRequested: () => boolean): HttpRoute[] {
+  const routes: HttpRoute[] = [restartStatusRoute(() => restartStatus(machine, restartRequested))];
   if (options.webProfile) {
     routes.push(
       ...webProfileRoutes({
@@ -223,7 +265,7 @@ function httpRoutes(options: ServeOptions, auth: ApiKeyAuth, machine: Machine): 
   return routes;
 }
 
-async function restartStatus(machine: Machine): Promise<RestartStatus> {
+async function restartStatus(machine: Machine, restartRequested: () => boolean): Promise<RestartStatus> {
   const reconfiguring = machine.engine.status().reconfiguring;
   // The engine's own gate: without a maintenance window it allows maintenance.
   const decision = await machine.engine.checkMaintenance();
@@ -232,5 +274,5 @@ async function restartStatus(machine: Machine): Promise<RestartStatus> {
     : !decision.allowed
       ? `the maintenance window does not allow it: ${decision.reason}`
       : "";
-  return { restartAllowed: !reconfiguring && decision.allowed, reconfiguring, maintenanceAllowed: decision.allowed, reason };
+  return { restartAllowed: !reconfiguring && decision.allowed, reconfiguring, maintenanceAllowed: decision.allowed, reason, restartRequested: restartRequested() };
 }

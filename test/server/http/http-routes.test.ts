@@ -13,7 +13,7 @@ import { grpcTransport, readingsJson, sensorClient, sensorRoutes, tempReadings }
 const base = mkdtempSync(join(tmpdir(), "svc-http-"));
 const shared = join(base, "shared");
 let server: ApiServer;
-let status: RestartStatus = { restartAllowed: true, reconfiguring: false, maintenanceAllowed: true, reason: "" };
+let status: RestartStatus = { restartAllowed: true, reconfiguring: false, maintenanceAllowed: true, reason: "", restartRequested: false };
 
 beforeAll(async () => {
   mkdirSync(join(shared, "app", "img"), { recursive: true });
@@ -56,21 +56,22 @@ function rawGet(path: string, method = "GET"): Promise<{ status: number; body: s
 
 describe("GET /restart_status", () => {
   it("answers what the provider says, with the reason fields", async () => {
-    status = { restartAllowed: true, reconfiguring: false, maintenanceAllowed: true, reason: "" };
+    status = { restartAllowed: true, reconfiguring: false, maintenanceAllowed: true, reason: "", restartRequested: false };
     const allowed = await fetch(`${server.url}/restart_status`);
     expect(allowed.headers.get("content-type")).toBe("application/json");
-    expect(await allowed.json()).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: true, reason: "" });
+    expect(await allowed.json()).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: true, reason: "", restart_requested: false });
 
-    status = { restartAllowed: false, reconfiguring: true, maintenanceAllowed: true, reason: "a configuration is being applied" };
+    status = { restartAllowed: false, reconfiguring: true, maintenanceAllowed: true, reason: "a configuration is being applied", restartRequested: false };
     expect(await (await fetch(`${server.url}/restart_status`)).json()).toEqual({
       restart_allowed: false,
       reconfiguring: true,
       maintenance_allowed: true,
       reason: "a configuration is being applied",
+      restart_requested: false,
     });
 
-    status = { restartAllowed: false, reconfiguring: false, maintenanceAllowed: false, reason: "the maintenance window says no" };
-    expect(await (await fetch(`${server.url}/restart_status`)).json()).toMatchObject({ restart_allowed: false, maintenance_allowed: false });
+    status = { restartAllowed: false, reconfiguring: false, maintenanceAllowed: false, reason: "the maintenance window says no", restartRequested: true };
+    expect(await (await fetch(`${server.url}/restart_status`)).json()).toMatchObject({ restart_allowed: false, maintenance_allowed: false, restart_requested: true });
   });
 });
 

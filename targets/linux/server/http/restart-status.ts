@@ -11,6 +11,8 @@ export interface RestartStatus {
   maintenanceAllowed: boolean;
   /** Why a restart is not allowed now; "" when it is. */
   reason: string;
+  /** svc-cloud asked for a restart, which waits until one is allowed. */
+  restartRequested: boolean;
 }
 
 export function restartStatusRoute(status: () => RestartStatus | Promise<RestartStatus>): HttpRoute {
@@ -24,6 +26,7 @@ export function restartStatusRoute(status: () => RestartStatus | Promise<Restart
         reconfiguring: now.reconfiguring,
         maintenance_allowed: now.maintenanceAllowed,
         reason: now.reason,
+        restart_requested: now.restartRequested,
       });
       res.writeHead(200, {
         "content-type": "application/json",

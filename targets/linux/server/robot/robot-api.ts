@@ -9,6 +9,7 @@ import {
   type CallRunner,
   type Clock,
   type CloudConfig,
+  type CloudMetadata,
   type GraphEngine,
   type LoggerLike,
   type Operations,
@@ -28,6 +29,8 @@ export interface RobotApiOptions {
   version: string;
   /** The running configuration's cloud section, if any. */
   cloud: () => CloudConfig | undefined;
+  /** Where the machine sits in the cloud, once svc-cloud said (a cloud-managed machine). */
+  cloudMetadata?: () => CloudMetadata | undefined;
   /** The running configuration's components: their frames make the frame system. */
   components?: () => readonly ResourceConfig[] | undefined;
   /** Starts a graceful shutdown; called after the Shutdown answer is on its way. */
@@ -61,6 +64,7 @@ export function createRobotApi(options: RobotApiOptions): RobotApi {
     newId: randomUUID,
     version: { platform: PLATFORM, version: options.version, apiVersion: VIAM_API_VERSION },
     cloud: options.cloud,
+    cloudMetadata: options.cloudMetadata,
     components: options.components,
     // The answer goes out first; the shutdown itself lets calls in flight finish.
     requestShutdown: () => void setImmediate(options.requestShutdown),

@@ -19,8 +19,11 @@ export interface ShutdownSignalOptions {
 }
 
 export interface ShutdownSignals {
-  /** Starts the same shutdown without a signal (the Shutdown RPC); later signals force it. */
-  begin(reason: string): void;
+  /**
+   * Starts the same shutdown without a signal (the Shutdown RPC; a restart svc-cloud asked for,
+   * which exits with `exitCode` once the shutdown went well); later signals force it.
+   */
+  begin(reason: string, exitCode?: number): void;
   /** Removes the signal handlers. */
   dispose(): void;
 }
@@ -41,7 +44,7 @@ export function handleShutdownSignals(options: ShutdownSignalOptions): ShutdownS
     exit(code);
   };
 
-  function begin(reason: string): void {
+  function begin(reason: string, exitCode = 0): void {
     if (shuttingDown) return;
     shuttingDown = true;
     log(`${reason}: shutting down (a second signal forces the exit)`);
@@ -56,7 +59,7 @@ export function handleShutdownSignals(options: ShutdownSignalOptions): ShutdownS
       done = Promise.reject(error);
     }
     done.then(
-      () => finish(0),
+      () => finish(exitCode),
       (error: unknown) => {
         log(`shutdown failed: ${errorMessage(error)}`);
         finish(1);

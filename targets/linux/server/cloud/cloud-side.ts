@@ -1,0 +1,93 @@
+// Everything a cloud-managed svc-server does with svc-cloud, started once the API port is open:
+// the configuration followed (cloud-config-source.ts), the log queue uploaded, restart requests
+// honoured, and who the part is for GetCloudMetadata. Closed before the machine, so nothing is
+// asked of the cloud while resources close.
+import { hostname } from "node:os";
+import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
+import { createLogUploader, type LogUploader, type OfflineLogQueue } from "../../logging/index.js";
+import { createCloudConnection } from "./cloud-connection.js";
+import { startCloudConfigSource } from "./cloud-config-source.js";
+import type { CloudCredentials } from "./cloud-credentials.js";
+import { cloudMetadataOf } from "./cloud-part.js";
+import type { CachedConfig, ConfigCache } from "./config-cache.js";
+import { followRestartRequests } from "./restart-requests.js";
+
+export interface CloudSideOptions {
+  credentials: CloudCredentials;
+  cache: ConfigCache;
+  booted?: CachedConfig;
+  load(text: string, origin: string, options: LoadOptions): Promise<LoadResult>;
+  appliedRevision(): string;
+  /** The log entries waiting for the cloud; uploaded from here. */
+  logQueue?: OfflineLogQueue;
+  log: Logger;
+  clock: Clock;
+  mayRestart(): Promise<{ allowed: boolean; reason: string }>;
+  restart(reason: string): void;
+}
+
+export interface CloudSide {
+  metadata(): CloudMetadata | undefined;
+  /** svc-cloud asked for a restart that waits for the machine to allow it. */
+  restartRequested(): boolean;
+  /** Fetches the configuration now. */
+  refresh(): Promise<void>;
+  /** Stops following the cloud; what is still queued is sent after the next start. */
+  close(): Promise<void>;
+}
+
+export function startCloudSide(options: CloudSideOptions): CloudSide {
+  const { credentials, log, clock } = options;
+  const connection = createCloudConnection({ url: credentials.url, apiKey: credentials.apiKey });
+  log.info("following svc-cloud", { address: credentials.url, part: credentials.partId });
+  let uploader: LogUploader | undefined;
+  const source = startCloudConfigSource({
+    connection,
+    partId: credentials.partId,
+    cache: options.cache,
+    booted: options.booted,
+    load: options.load,
+    appliedRevision: options.appliedRevision,
+    log,
+    clock,
+    refreshMs: credentials.refreshMs,
+    // The logs that waited go at once, not at the end of the uploader's back-off.
+    onReachable: () => void uploader?.flush(),
+  });
+  // Ends an upload in flight when the machine stops; its entries stay queued for the next start.
+  const closing = new AbortController();
+  uploader =
+    options.logQueue &&
+    createLogUploader({
+      queue: options.logQueue,
+      send: async (logs) => void (await connection.robot.log({ id: credentials.partId, logs }, { signal: closing.signal })),
+      host: hostname(),
+      clock,
+      // Said at debug: the config source tells when the cloud is away, and a line per failure
+      // would itself wait in the queue.
+      onProblem: (problem) => (problem.includes("refused") ? log.warn(problem) : log.debug(problem)),
+    });
+  const restarts = followRestartRequests({
+    connection,
+    partId: credentials.partId,
+    clock,
+    log,
+    mayRestart: options.mayRestart,
+    restart: options.restart,
+  });
+
+  return {
+    metadata: () => {
+      const part = source.part();
+      return part && cloudMetadataOf(part);
+    },
+    restartRequested: restarts.pending,
+    refresh: source.refresh,
+    async close() {
+      restarts.close();
+      closing.abort();
+      await source.close();
+      await uploader?.close();
+    },
+  };
+}
