@@ -4,14 +4,17 @@
 #   curl -fsSL https://packages.svc.dev/install.sh | sudo SVC_PART_ID=... SVC_API_KEY_ID=... SVC_API_KEY=... sh
 # Downloads the stable agent for this machine's architecture from the release index, checks its
 # sha256, unpacks it into /opt/svc/agent/versions/<version>, points /opt/svc/agent/current at it,
-# writes the machine credentials to /etc/svc.json when they are given, and runs
-# `svc-agent --install` (the systemd service). Needs curl, tar, sha256sum and Node.js 20 or later.
+# fetches the machine's credentials file from svc-cloud into /etc/svc.json when the part's id and
+# key are given, and runs `svc-agent --install` (the systemd service). Needs curl, tar, sha256sum
+# and Node.js 20 or later.
 # What comes over https is never redirected down to http, and no download is read without a bound
 # (the index: 4 MiB; the artifact: the size its index entry gives, or 256 MiB).
 #
 # Environment:
 #   SVC_PACKAGE_URL   where index.json and the artifacts are (default https://packages.svc.dev)
 #   SVC_PART_ID, SVC_API_KEY_ID, SVC_API_KEY   the machine's cloud credentials (all three, or none)
+#   SVC_CLOUD_URL     the svc-cloud they are for, which answers the credentials file (default: SVC_PACKAGE_URL,
+#                     as a self-hosted svc-cloud serves the releases too)
 #   SVC_ROOT          install under this directory instead of / (for tests; root is then not needed,
 #                     and svc-agent --install writes its files there but runs no systemctl)
 set -eu
@@ -31,6 +34,45 @@ fetch() {
   # shellcheck disable=SC2086 # $redirects is one option and its value, or nothing
   { curl -fsSL $redirects --max-filesize "$2" "$1" -o -; echo $? >"$3.status"; } | head -c "$(($2 + 1))" >"$3"
   [ "$(cat "$3.status")" = 0 ] && [ "$(wc -c <"$3")" -le "$2" ]
+}
+
+# fetch_credentials WORK FILE: the machine's credentials file, as svc-cloud answers it for the part
+# and its key (GET /api/json1/config?client=true&id=PART with the key_id and key headers, read from
+# a file so the key never shows in the process list), checked to be that part's, written to FILE
+# readable by root only. A file already there is kept beside it.
+fetch_credentials() {
+  cloud_url="${SVC_CLOUD_URL:-$package_url}"
+  cloud_url="${cloud_url%/}"
+  given="$SVC_PART_ID$SVC_API_KEY_ID$SVC_API_KEY"
+  [ "$(printf '%s' "$given" | tr -d '\r\n' | wc -c)" = "$(printf '%s' "$given" | wc -c)" ] ||
+    fail "SVC_PART_ID, SVC_API_KEY_ID and SVC_API_KEY must not hold line breaks"
+  (umask 077 && printf 'key_id: %s\nkey: %s\n' "$SVC_API_KEY_ID" "$SVC_API_KEY" >"$1/headers")
+  case "$cloud_url" in https://*) proto="--proto =https" ;; *) proto="" ;; esac
+  say "fetching the machine's credentials from $cloud_url"
+  # shellcheck disable=SC2086 # $proto is one option and its value, or nothing
+  if ! curl -fsS $proto --max-filesize 65536 -H @"$1/headers" -G --data-urlencode "client=true" --data-urlencode "id=$SVC_PART_ID" \
+    "$cloud_url/api/json1/config" -o "$1/credentials.json" 2>"$1/curl.err"; then
+    fail "svc-cloud at $cloud_url did not give the credentials for part $SVC_PART_ID ($(head -c 300 "$1/curl.err")); check SVC_CLOUD_URL and the key"
+  fi
+  rm -f "$1/headers"
+  mkdir -p "$(dirname "$2")"
+  if [ -f "$2" ]; then
+    cp -p "$2" "$2.before-install"
+    say "kept the previous $2 as $2.before-install"
+  fi
+  (umask 077 && node -e '
+    const [answer, file] = process.argv.slice(1);
+    const fs = require("fs");
+    const { SVC_PART_ID: part, SVC_API_KEY_ID: keyId } = process.env;
+    const credentials = JSON.parse(fs.readFileSync(answer, "utf8"));
+    const cloud = credentials && credentials.cloud;
+    if (!cloud || cloud.id !== part || !cloud.api_key || cloud.api_key.id !== keyId || typeof cloud.app_address !== "string")
+      throw new Error("svc-cloud answered something other than this part'"'"'s credentials file");
+    fs.writeFileSync(file + ".new", JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
+    fs.chmodSync(file + ".new", 0o600);
+    fs.renameSync(file + ".new", file);
+  ' "$1/credentials.json" "$2" 2>"$1/write.err") || fail "cannot write $2: $(sed -n 's/^Error: //p' "$1/write.err" | head -n 1)"
+  say "wrote the machine credentials to $2"
 }
 
 # All in one function, called on the last line: when piped into sh, nothing runs until the
@@ -74,6 +116,11 @@ main() {
   work=$(mktemp -d "${TMPDIR:-/tmp}/svc-install.XXXXXX")
   trap 'rm -rf "$work"' EXIT
     trap 'exit 130' INT TERM
+
+  # The credentials first: a wrong key installs nothing.
+  if [ "$credentials" = yes ]; then
+    fetch_credentials "$work" "$config_file"
+  fi
 
   index_url="$package_url/index.json"
   say "reading $index_url"
@@ -124,26 +171,6 @@ main() {
   ln -sfn "versions/$version" "$agent_dir/current.new-$$"
   mv -T "$agent_dir/current.new-$$" "$agent_dir/current"
   say "installed $agent_dir/versions/$version"
-
-  if [ "$credentials" = yes ]; then
-    mkdir -p "$(dirname "$config_file")"
-    if [ -f "$config_file" ]; then
-      cp -p "$config_file" "$config_file.before-install"
-      say "kept the previous $config_file as $config_file.before-install"
-    fi
-    # The machine's cloud credentials (cloud.id, cloud.secret), and the same key accepted from
-    # local clients (auth handler api-key: key id -> key). Written by node: the values are escaped.
-    (umask 077 && node -e '
-      const [file] = process.argv.slice(1);
-      const { SVC_PART_ID: part, SVC_API_KEY_ID: keyId, SVC_API_KEY: key } = process.env;
-      const config = { cloud: { id: part, secret: key }, auth: { handlers: [{ type: "api-key", config: { [keyId]: key } }] } };
-      const fs = require("fs");
-      fs.writeFileSync(file + ".new", JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
-      fs.chmodSync(file + ".new", 0o600);
-      fs.renameSync(file + ".new", file);
-    ' "$config_file") || fail "cannot write $config_file"
-    say "wrote the machine credentials to $config_file"
-  fi
 
   # The agent's own name for the root prefix (empty means /).
   SVC_AGENT_ROOT="${root:-/}" "$agent_dir/current/svc-agent" --install || fail "svc-agent --install failed"

@@ -113,7 +113,7 @@ describe("the web app", () => {
     expect(file.cloud.id).toBe(rover.cloud.id);
     expect(file.cloud.app_address).toBe(cloud.url);
     expect(await page.getByRole("region", { name: "Credentials" }).locator("pre").textContent()).toBe(
-      `SVC_PART_ID=${file.cloud.id} SVC_API_KEY_ID=${file.cloud.api_key.id} SVC_API_KEY=${file.cloud.api_key.key} sh install.sh`,
+      `SVC_CLOUD_URL=${cloud.url} SVC_PART_ID=${file.cloud.id} SVC_API_KEY_ID=${file.cloud.api_key.id} SVC_API_KEY=${file.cloud.api_key.key} sh install.sh`,
     );
     const fresh = await signedInClient(RobotService, cloud.url, file.cloud.api_key);
     expect((await fresh.config({ id: rover.cloud.id })).config?.cloud?.id).toBe(rover.cloud.id);

@@ -1,12 +1,12 @@
 // A machine's credentials, made anew (svc-cloud keeps only a hash of each key, so a file once
 // handed out cannot be shown again): the file to download, and the install command with the
-// same three values, shown this once.
+// same three values and svc-cloud's address, shown this once.
 import { useEffect, useState } from "preact/hooks";
 import { cloudCall } from "./api.js";
 import { Problem, useProblem } from "./problem.js";
 
 interface Credentials {
-  cloud: { id: string; api_key: { id: string; key: string } };
+  cloud: { id: string; api_key: { id: string; key: string }; app_address: string };
 }
 
 export function PartCredentials(props: { partId: string; partName: string }) {
@@ -40,7 +40,7 @@ export function PartCredentials(props: { partId: string; partName: string }) {
             (shown this once; its key stays valid until revoked)
           </p>
           <p>Install on the machine, as root:</p>
-          <pre class="config">{`SVC_PART_ID=${cloud.id} SVC_API_KEY_ID=${cloud.api_key.id} SVC_API_KEY=${cloud.api_key.key} sh install.sh`}</pre>
+          <pre class="config">{`SVC_CLOUD_URL=${cloud.app_address} SVC_PART_ID=${cloud.id} SVC_API_KEY_ID=${cloud.api_key.id} SVC_API_KEY=${cloud.api_key.key} sh install.sh`}</pre>
         </>
       )}
     </section>

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { requireTools } from "../../helpers/system-tools.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseMachineConfig } from "../../../core/index.js";
+import { startCloud } from "../../helpers/cloud-process.js";
 
 const installSh = join(import.meta.dirname, "../../../tools/install.sh");
 let dir: string;
@@ -50,21 +51,44 @@ function install(env: Record<string, string> = {}, path = process.env.PATH!) {
 }
 
 describe("tools/install.sh", () => {
-  it("installs the stable agent, writes the credentials (0600) and runs svc-agent --install", () => {
+  it("installs the stable agent and runs svc-agent --install", () => {
     publish("1.4.0");
-    const result = install({ SVC_PART_ID: "part-123", SVC_API_KEY_ID: "key-id-1", SVC_API_KEY: 'k"ey\\value' });
+    const result = install();
     expect(result.stderr).toContain("svc-agent 1.4.0 is installed");
     expect(result.status).toBe(0);
     expect(readlinkSync(join(root, "opt/svc/agent/current"))).toBe("versions/1.4.0");
     expect(existsSync(join(root, "opt/svc/agent/versions/1.4.0/lib/svc-agent.mjs"))).toBe(true);
     expect(readFileSync(join(root, "agent-ran-with"), "utf8")).toBe("--install\n1.4.0\n");
+  });
 
-    const config = join(root, "etc/svc.json");
-    expect(statSync(config).mode & 0o777).toBe(0o600);
-    const parsed = parseMachineConfig(readFileSync(config, "utf8"));
-    expect(parsed.issues).toEqual([]);
-    expect(parsed.config!.cloud).toMatchObject({ id: "part-123", secret: 'k"ey\\value' });
-    expect(parsed.config!.auth.handlers).toEqual([{ type: "api-key", config: { "key-id-1": 'k"ey\\value' } }]);
+  it("fetches the machine's credentials file from svc-cloud with the three variables, and writes it 0600", async () => {
+    publish("1.4.0");
+    const cloud = await startCloud();
+    try {
+      const made = cloud.createMachine("rover");
+      const { id, api_key } = made.cloud;
+      const result = install({ SVC_CLOUD_URL: cloud.url, SVC_PART_ID: id, SVC_API_KEY_ID: api_key.id, SVC_API_KEY: api_key.key });
+      expect(result.stderr).toContain("wrote the machine credentials");
+      expect(result.status).toBe(0);
+      const config = join(root, "etc/svc.json");
+      expect(statSync(config).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(config, "utf8"))).toEqual(made);
+      const parsed = parseMachineConfig(readFileSync(config, "utf8"));
+      expect(parsed.issues).toEqual([]);
+      expect(parsed.config!.cloud).toMatchObject({ id, api_key, app_address: cloud.url });
+
+      // A wrong key installs nothing and names what to check; the key is in no process's arguments.
+      rmSync(join(root, "opt"), { recursive: true });
+      const wrong = install({ SVC_CLOUD_URL: cloud.url, SVC_PART_ID: id, SVC_API_KEY_ID: api_key.id, SVC_API_KEY: "not-the-key" });
+      expect(wrong.status).toBe(1);
+      expect(wrong.stderr).toContain(`svc-cloud at ${cloud.url} did not give the credentials for part ${id}`);
+      expect(existsSync(join(root, "opt/svc/agent/current"))).toBe(false);
+      const broken = install({ SVC_CLOUD_URL: cloud.url, SVC_PART_ID: id, SVC_API_KEY_ID: api_key.id, SVC_API_KEY: "two\nlines" });
+      expect(broken.status).toBe(1);
+      expect(broken.stderr).toContain("must not hold line breaks");
+    } finally {
+      await cloud.stop();
+    }
   });
 
   it("keeps the version it replaces as previous, and leaves the credentials alone when none are given", () => {

@@ -1,15 +1,23 @@
-// Saving the machine's cloud credentials entered on the portal into the machine configuration
-// file: `cloud.id` is the part id, `cloud.secret` the API key, and the same key is accepted from
-// local clients (an `api-key` auth handler) - the shape tools/install.sh writes. Everything else
-// in the file is kept; the file is replaced atomically and readable by root only.
+// Saving the machine's cloud credentials entered on the portal into the credentials file, in the
+// shape svc-cloud writes it: `cloud.id` the part id, `cloud.api_key` {id, key}. Whatever else the
+// file holds is kept (its `app_address`, and the settings svc-server runs before it first hears
+// from the cloud); the file is replaced atomically and readable by root only.
 import { existsSync, readFileSync } from "node:fs";
 import type { MachineCredentials } from "./portal/provisioning-input.js";
-import { writeFileAtomic } from "../atomic-file.js";
+import { writeFileAtomic } from "../../system/atomic-file.js";
+
+interface CloudSection {
+  id?: unknown;
+  secret?: unknown;
+  api_key?: { id?: unknown; key?: unknown };
+}
+
+const filled = (value: unknown) => typeof value === "string" && value !== "";
 
 export function hasMachineCredentials(configFile: string): boolean {
   try {
-    const config = JSON.parse(readFileSync(configFile, "utf8")) as { cloud?: { id?: unknown; secret?: unknown } };
-    return typeof config.cloud?.id === "string" && config.cloud.id !== "" && typeof config.cloud.secret === "string";
+    const cloud = (JSON.parse(readFileSync(configFile, "utf8")) as { cloud?: CloudSection }).cloud;
+    return filled(cloud?.id) && (filled(cloud?.api_key?.id) && filled(cloud?.api_key?.key) || filled(cloud?.secret));
   } catch {
     return false;
   }
@@ -25,10 +33,8 @@ export async function saveMachineCredentials(configFile: string, credentials: Ma
       throw new Error(`${configFile} is not valid JSON (${(error as Error).message}); not overwriting it`);
     }
   }
-  const cloud = { ...(config.cloud as object | undefined), id: credentials.partId, secret: credentials.apiKey };
-  const auth = (config.auth as { handlers?: { type: string; config: Record<string, string> }[] } | undefined) ?? {};
-  const handlers = (auth.handlers ?? []).filter((handler) => handler.type !== "api-key");
-  const keys = (auth.handlers ?? []).find((handler) => handler.type === "api-key")?.config ?? {};
-  handlers.push({ type: "api-key", config: { ...keys, [credentials.apiKeyId]: credentials.apiKey } });
-  await writeFileAtomic(configFile, `${JSON.stringify({ ...config, cloud, auth: { ...auth, handlers } }, null, 2)}\n`, 0o600);
+  // An older robot secret goes: the key replaces it.
+  const { secret: _secret, ...before } = (config.cloud as Record<string, unknown> | undefined) ?? {};
+  const cloud = { app_address: "", ...before, id: credentials.partId, api_key: { id: credentials.apiKeyId, key: credentials.apiKey } };
+  await writeFileAtomic(configFile, `${JSON.stringify({ ...config, cloud }, null, 2)}\n`, 0o600);
 }
