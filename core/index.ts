@@ -14,5 +14,6 @@ export * from "./agent/index.js";
 export * from "./machine/index.js";
 export { every, sleep, type Clock } from "./clock.js";
 export { createSerialQueue, type SerialQueue } from "./serial-queue.js";
+export { coalescedRun, type CoalescedRun } from "./coalesced-run.js";
 export { createScaledClock, type ScaledClock } from "./scaled-clock.js";
 export { createManualClock, type ManualClock } from "./manual-clock.js";

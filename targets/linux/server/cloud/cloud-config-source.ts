@@ -5,12 +5,12 @@
 // machine runs a revision, keep it in the cache for the next boot. A revision the machine refused
 // is not handed on again (its reason was logged once); a cloud that cannot be reached is said
 // once when it goes and once when it is back, and the machine keeps running as it is.
-import { every, type Clock, type LoadOptions, type LoadResult, type Logger } from "../../../../core/index.js";
+import { coalescedRun, every, type Clock, type LoadOptions, type LoadResult, type Logger } from "../../../../core/index.js";
 import { ConnectError } from "@connectrpc/connect";
-import type { CloudConnection } from "./cloud-connection.js";
+import type { CloudConnection } from "../../cloud-link/cloud-connection.js";
 import { cloudPartOf, type CloudPart } from "./cloud-part.js";
 import type { CachedConfig, ConfigCache } from "./config-cache.js";
-import { watchRevisions, type RevisionWatch } from "./revision-watch.js";
+import { watchRevisions, type RevisionWatch } from "../../cloud-link/revision-watch.js";
 
 export interface CloudConfigSourceOptions {
   connection: CloudConnection;
@@ -52,8 +52,6 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
   let refused: string | undefined;
   let cached = options.booted ? cacheRevision(options.booted.revision) : undefined;
   let reachable = true;
-  let fetching: Promise<void> | undefined;
-  let again = false;
   let closed = false;
   // Ends a call in flight when the source closes, so a cloud that never answers holds up no stop.
   const closing = new AbortController();
@@ -109,23 +107,12 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
 
   // One fetch at a time; one asked for while a fetch is out (a notice of a newer revision) is made
   // once that one is done, so no revision waits for the next poll.
-  function refresh(): Promise<void> {
-    if (fetching) {
-      again = true;
-      return fetching;
-    }
-    fetching = (async () => {
-      do {
-        again = false;
-        const fetched = await fetchConfig();
-        if (fetched && !closed) await apply(fetched);
-        if (!closed) await keep();
-      } while (again && !closed);
-    })().finally(() => {
-      fetching = undefined;
-    });
-    return fetching;
-  }
+  const fetches = coalescedRun(async () => {
+    const fetched = await fetchConfig();
+    if (fetched && !closed) await apply(fetched);
+    if (!closed) await keep();
+  }, () => closed);
+  const refresh = fetches.request;
 
   void refresh();
   const stopPolling = every(clock, options.refreshMs, () => void refresh());
@@ -152,7 +139,7 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
       closing.abort();
       stopPolling();
       await watch.close();
-      await fetching;
+      await fetches.idle();
     },
   };
 }
