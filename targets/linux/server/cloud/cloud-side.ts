@@ -5,9 +5,9 @@
 import { hostname } from "node:os";
 import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
 import { createLogUploader, type LogUploader, type OfflineLogQueue } from "../../logging/index.js";
-import { createCloudConnection } from "./cloud-connection.js";
+import { createCloudConnection } from "../../cloud-link/cloud-connection.js";
 import { startCloudConfigSource } from "./cloud-config-source.js";
-import type { CloudCredentials } from "./cloud-credentials.js";
+import type { CloudCredentials } from "../../cloud-link/cloud-credentials.js";
 import { cloudMetadataOf } from "./cloud-part.js";
 import type { CachedConfig, ConfigCache } from "./config-cache.js";
 import { followRestartRequests } from "./restart-requests.js";

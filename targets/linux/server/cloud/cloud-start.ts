@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CloudConfig } from "../../../../core/index.js";
 import { openOfflineLogQueue, type OfflineLogQueue } from "../../logging/index.js";
-import { cloudCredentialsOf, type CloudCredentials } from "./cloud-credentials.js";
+import { cloudCredentialsOf, type CloudCredentials } from "../../cloud-link/cloud-credentials.js";
 import { fileSafe } from "./config-cache.js";
 
 /** As Viam: 20,000 entries wait for the cloud; past that the oldest go, and one line says how many. */

@@ -2,9 +2,9 @@
 // boots from, and the cloud side that follows the configuration, uploads the logs and honours
 // restart requests.
 export { bootConfig, type CloudBoot } from "./boot-config.js";
-export { cloudCredentialsOf, type CloudCredentials } from "./cloud-credentials.js";
+export { cloudCredentialsOf, type CloudCredentials } from "../../cloud-link/cloud-credentials.js";
 export { cacheOrigin, cacheRevision, cloudOrigin } from "./cloud-config-source.js";
 export { createConfigCache, type CachedConfig, type ConfigCache } from "./config-cache.js";
 export { startCloudSide, type CloudSide } from "./cloud-side.js";
-export { RESTART_EXIT_CODE } from "./restart-exit-code.js";
+export { RESTART_EXIT_CODE } from "../../cloud-link/index.js";
 export { cloudDir, prepareCloudStart, CLOUD_LOG_QUEUE_ENTRIES, type CloudStart } from "./cloud-start.js";

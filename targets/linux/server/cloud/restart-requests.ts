@@ -4,7 +4,7 @@
 // /restart_status, and is looked at again at each check.
 import { ConnectError } from "@connectrpc/connect";
 import type { Clock, Logger } from "../../../../core/index.js";
-import type { CloudConnection } from "./cloud-connection.js";
+import type { CloudConnection } from "../../cloud-link/cloud-connection.js";
 
 export const DEFAULT_RESTART_CHECK_MS = 5_000;
 /** However often the cloud asks to be asked, not more than once a second nor less than every 10 minutes. */

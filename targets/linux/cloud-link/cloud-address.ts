@@ -2,7 +2,7 @@
 // dial. Credentials travel over TLS; plain http:// only to this machine itself (a loopback
 // address) or with -allow-insecure-creds, so a typo never sends a key across a network in clear.
 import { isIP } from "node:net";
-import type { CloudConfig } from "../../../../core/index.js";
+import type { CloudConfig } from "../../../core/index.js";
 
 export type CloudAddress = { url: string } | { problem: string };
 

@@ -1,7 +1,7 @@
 // A credentials file's `cloud` section as svc-server uses it: the part, its API key, where
 // svc-cloud is, and how often to ask it. What cannot be used is said in a sentence, and svc-server
 // does not start: a machine meant to be managed never runs unmanaged by mistake.
-import type { CloudConfig } from "../../../../core/index.js";
+import type { CloudConfig } from "../../../core/index.js";
 import { cloudAddressOf } from "./cloud-address.js";
 
 export interface CloudCredentials {

@@ -3,8 +3,8 @@
 // heartbeat (15 s); a stream silent for `silenceMs` is taken for dead and opened again, as is one
 // that ends or fails, after a wait that grows from 1 s to a minute with jitter and starts over
 // once a stream delivered.
-import type { Clock } from "../../../../core/index.js";
-import { retryWait } from "../../logging/log-uploader.js";
+import type { Clock } from "../../../core/index.js";
+import { retryWait } from "../logging/log-uploader.js";
 import type { CloudConnection } from "./cloud-connection.js";
 
 /** Twice svc-cloud's heartbeat, and a little. */

@@ -4,16 +4,17 @@
 // is tried once more. Every call has a deadline, streams excepted, and every answer a size bound.
 import { ConnectError, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { Code } from "../../../../core/index.js";
-import { RobotService } from "../../../../proto/gen/app/v1/robot_pb.js";
-import { AuthService } from "../../../../proto/gen/proto/rpc/v1/auth_pb.js";
-import { CloudService } from "../../../../proto/gen/svc/cloud/v1/cloud_pb.js";
-import { MAX_CONFIG_FILE_BYTES } from "../config-watch/watch-config-file.js";
+import { Code } from "../../../core/index.js";
+import { AgentDeviceService } from "../../../proto/gen/app/agent/v1/agent_pb.js";
+import { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
+import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
+import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { MAX_CONFIG_CHARACTERS } from "../../../core/index.js";
 
 /** A unary call's deadline: Viam's read timeout. */
 export const CLOUD_CALL_TIMEOUT_MS = 15_000;
-/** The largest answer taken: a configuration as large as a config file may be, JSON-quoted. */
-export const CLOUD_READ_MAX_BYTES = 2 * MAX_CONFIG_FILE_BYTES;
+/** The largest answer taken: a configuration as large as a config file may be (3 bytes a character), JSON-quoted. */
+export const CLOUD_READ_MAX_BYTES = 6 * MAX_CONFIG_CHARACTERS;
 /** How often an idle connection is pinged, and how long a ping may go unanswered. */
 const PING_INTERVAL_MS = 10_000;
 const PING_TIMEOUT_MS = 5_000;
@@ -30,6 +31,8 @@ export interface CloudConnection {
   readonly robot: Client<typeof RobotService>;
   /** svc.cloud.v1.CloudService: MachineConfig, WatchRevisions. */
   readonly cloud: Client<typeof CloudService>;
+  /** viam.app.agent.v1.AgentDeviceService: DeviceAgentConfig. */
+  readonly agent: Client<typeof AgentDeviceService>;
 }
 
 export function createCloudConnection(options: CloudConnectionOptions): CloudConnection {
@@ -63,7 +66,12 @@ export function createCloudConnection(options: CloudConnectionOptions): CloudCon
     }
   };
   const signed = transport(options.url, [bearer], timeoutMs);
-  return { url: options.url, robot: createClient(RobotService, signed), cloud: createClient(CloudService, signed) };
+  return {
+    url: options.url,
+    robot: createClient(RobotService, signed),
+    cloud: createClient(CloudService, signed),
+    agent: createClient(AgentDeviceService, signed),
+  };
 }
 
 function transport(url: string, interceptors: Interceptor[], timeoutMs: number): Transport {
