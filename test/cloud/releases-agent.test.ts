@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { durationMs } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseReleaseIndex } from "../../core/index.js";
 import { AgentDeviceService } from "../../proto/gen/app/agent/v1/agent_pb.js";
 import { CloudService } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { openStore } from "../../targets/cloud/storage/open-store.js";
@@ -90,6 +91,16 @@ describe("svc-cloud release add", () => {
 
     const agents = await releases.listReleases({ product: "svc-agent" });
     expect(new Set(agents.releases.map((r) => r.product))).toEqual(new Set(["svc-agent"]));
+
+    // The same, as a release index that tools/install.sh and svc-agent read from any release server.
+    const indexUrl = `${cloud.url}/releases/index.json`;
+    const served = await fetch(indexUrl);
+    expect(served.status).toBe(200);
+    const parsed = parseReleaseIndex(await served.json(), indexUrl);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.index["svc-server"]?.channels).toEqual({ stable: "1.0.0", dev: "1.1.0" });
+    expect(parsed.index["svc-server"]?.versions["1.1.0"]?.["linux/amd64"]).toEqual({ url: server.url, sha256: server.sha256, size: Number(server.size) });
+    expect(parsed.index.agent?.channels).toEqual({ stable: "1.0.0", dev: "1.1.0" });
   });
 
   it("refuses a folder with a wrong sha256, a missing file or a version that would change, importing nothing", async () => {
@@ -131,7 +142,7 @@ describe("svc-cloud release add", () => {
     const served = (await releases.listReleases({ product: "svc-server" })).releases.find((r) => r.version === "1.0.0")!;
     expect(served.sha256).toBe(sha256(readFileSync(join(packages, "svc-server-1.0.0-linux-amd64.tar.gz"))));
     expect(sha256(Buffer.from(await (await fetch(served.url)).arrayBuffer()))).toBe(served.sha256);
-    for (const path of ["/releases/..%2Fsvc-cloud.db", "/releases/svc-cloud.db", "/releases/", "/releases/index.json"]) {
+    for (const path of ["/releases/..%2Fsvc-cloud.db", "/releases/svc-cloud.db", "/releases/", "/releases/index.json.tar.gz"]) {
       expect((await fetch(`${cloud.url}${path}`)).status).toBe(404);
     }
   });

@@ -26,7 +26,7 @@ import { historyAppPart, historyCloudPart } from "./history-service.js";
 import { logsAppPart } from "./logs-app.js";
 import { logsDevicePart } from "./logs-device.js";
 import { releasesPart } from "./releases-service.js";
-import { releasesRoute } from "./releases-route.js";
+import { releaseIndexRoute, releasesRoute } from "./releases-route.js";
 import { sessionRoutes } from "./session-routes.js";
 import { fragmentUsersPart } from "./fragment-users.js";
 import { locationVersionsPart } from "./location-versions.js";
@@ -63,5 +63,6 @@ export function registerApi(router: ConnectRouter, cloud: CloudContext): void {
 }
 
 export function httpRoutes(): HttpRoute[] {
-  return [...deviceRoutes, releasesRoute, ...sessionRoutes, ...setupRoutes, ...webAppRoutes()];
+  // The index before the artifacts under the same folder.
+  return [...deviceRoutes, releaseIndexRoute, releasesRoute, ...sessionRoutes, ...setupRoutes, ...webAppRoutes()];
 }

@@ -1,16 +1,29 @@
 // GET /releases/FILE: an imported artifact, as agents download it. Only files the release index
 // lists are served (a name is looked up, never joined to a path as given), each with its sha256
-// in `x-checksum-sha256` and `repr-digest` so a client can check what it got. Release artifacts
-// are the project's published builds, so the route asks for no credentials, as a release server
-// does not.
+// in `x-checksum-sha256` and `repr-digest` so a client can check what it got. GET
+// /releases/index.json is the release index itself, in the format `npm run package` writes, so
+// tools/install.sh and svc-agent install from svc-cloud as from any release server. Release
+// artifacts are the project's published builds, so the routes ask for no credentials, as a
+// release server does not.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServerResponse } from "node:http";
 import { releasesDir, RELEASE_FILE } from "../commands/release-add.js";
-import { sendJson, type HttpRoute } from "../server/http-routes.js";
-import { releaseByFile } from "../storage/releases-store.js";
+import { sendBody, sendJson, type HttpRoute } from "../server/http-routes.js";
+import { releaseByFile, releaseIndexOf } from "../storage/releases-store.js";
 import { RELEASES_PATH } from "./releases-service.js";
+
+export const RELEASE_INDEX_PATH = `${RELEASES_PATH}index.json`;
+
+export const releaseIndexRoute: HttpRoute = {
+  method: "GET",
+  path: RELEASE_INDEX_PATH,
+  async handle(_req, res, _url, cloud) {
+    const index = await releaseIndexOf(cloud.store.db, `${cloud.publicUrl}${RELEASES_PATH.replace(/\/$/, "")}`);
+    sendBody(res, 200, "application/json", `${JSON.stringify(index)}\n`, { "cache-control": "no-store" });
+  },
+};
 
 export const releasesRoute: HttpRoute = {
   method: "GET",
