@@ -90,7 +90,7 @@ describe("GET /restart_status", () => {
       // Once the first configuration is applied, so that nothing is being reconfigured.
       await eventually(() => (open.stdout().includes("configuration loaded") ? true : undefined), "the configuration");
       const body = await (await fetch(`${open.url}/restart_status`)).json();
-      expect(body).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: true, reason: "" });
+      expect(body).toEqual({ restart_allowed: true, reconfiguring: false, maintenance_allowed: true, reason: "", restart_requested: false });
     } finally {
       await open.stop();
     }
