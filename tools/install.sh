@@ -11,10 +11,10 @@
 # (the index: 4 MiB; the artifact: the size its index entry gives, or 256 MiB).
 #
 # Environment:
-#   SVC_PACKAGE_URL   where index.json and the artifacts are (default https://packages.svc.dev)
+#   SVC_PACKAGE_URL   where index.json and the artifacts are (default $SVC_CLOUD_URL/releases when that is
+#                     given, https://packages.svc.dev otherwise)
 #   SVC_PART_ID, SVC_API_KEY_ID, SVC_API_KEY   the machine's cloud credentials (all three, or none)
-#   SVC_CLOUD_URL     the svc-cloud they are for, which answers the credentials file (default: SVC_PACKAGE_URL,
-#                     as a self-hosted svc-cloud serves the releases too)
+#   SVC_CLOUD_URL     the svc-cloud they are for, which answers the credentials file (default: SVC_PACKAGE_URL)
 #   SVC_ROOT          install under this directory instead of / (for tests; root is then not needed,
 #                     and svc-agent --install writes its files there but runs no systemctl)
 set -eu
@@ -79,7 +79,9 @@ fetch_credentials() {
 # whole script has arrived, and nothing run reads the rest of the script from stdin.
 main() {
   root="${SVC_ROOT:-}"
-  package_url="${SVC_PACKAGE_URL:-https://packages.svc.dev}"
+  # A self-hosted svc-cloud serves the releases under /releases.
+  cloud_default="${SVC_CLOUD_URL:+${SVC_CLOUD_URL%/}/releases}"
+  package_url="${SVC_PACKAGE_URL:-${cloud_default:-https://packages.svc.dev}}"
   package_url="${package_url%/}"
   agent_dir="$root/opt/svc/agent"
   config_file="$root/etc/svc.json"

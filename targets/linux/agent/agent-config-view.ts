@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { AgentConfig, Logger } from "../../../core/index.js";
 import type { AgentPaths } from "./agent-paths.js";
+import { cloudSectionsIn } from "./cloud/cloud-agent-section.js";
 import { serverEndpointOf, type ServerEndpoint } from "./server/server-endpoint.js";
 import { loadAgentSettings, type AgentSettings, type FlagSettings } from "./settings/index.js";
 
@@ -36,7 +37,12 @@ export function createAgentConfigView(options: AgentConfigViewOptions): AgentCon
       paths: options.paths,
       logger: options.logger,
     });
-  const readConfigText = () => (existsSync(options.configFile) ? readFileSync(options.configFile, "utf8") : undefined);
+  // On a machine svc-cloud manages, the server's port and maintenance window are the cloud's.
+  const readConfigText = () => {
+    const text = existsSync(options.configFile) ? readFileSync(options.configFile, "utf8") : undefined;
+    const cloud = text === undefined ? undefined : cloudSectionsIn(text, options.paths.stateDir);
+    return cloud === undefined ? text : JSON.stringify({ network: cloud.network, maintenance: cloud.maintenance });
+  };
   let settings = load();
   let endpoint = serverEndpointOf(readConfigText());
 

@@ -6,12 +6,15 @@
 // version when one is installed.
 import { unwatchFile, watchFile } from "node:fs";
 import type { Logger, LogSink } from "../../../core/index.js";
+import type { OfflineLogQueue } from "../logging/index.js";
 import type { CommandRunner } from "../system/index.js";
 import type { AgentClocks } from "./agent-clock.js";
 import { createAgentConfigView, type AgentConfigView } from "./agent-config-view.js";
 import type { AgentPaths } from "./agent-paths.js";
 import { startAgentNetwork, type AgentNetwork } from "./network/agent-network.js";
-import { createVersionStore } from "./releases/index.js";
+import { createVersionStore, currentPlatform, type VersionStore } from "./releases/index.js";
+import { startAgentCloud, type AgentCloud } from "./cloud/agent-cloud.js";
+import { readCloudCredentials } from "./cloud/read-cloud-credentials.js";
 import { startAgentServer, type AgentServer } from "./server/agent-server.js";
 import type { FlagSettings } from "./settings/index.js";
 import { createAgentSystemSettings, type AgentSystemSettings } from "./system/agent-system-settings.js";
@@ -30,6 +33,8 @@ export interface AgentOptions {
   logger: Logger;
   /** Where forwarded system log entries go (the agent's log queue). */
   systemLogSink: LogSink;
+  /** The agent's log queue, uploaded to svc-cloud on a machine it manages. */
+  logQueue?: OfflineLogQueue;
   setDebug(debug: boolean): void;
   run: CommandRunner;
   /** The version of this agent. */
@@ -102,12 +107,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     logger: log.child("network"),
   });
   await startServer(jobs, log);
+  const cloud = startCloudLink(jobs, options, { servers, agents });
 
   return {
     finished,
     async stop() {
       const checksStopped = updates.stop();
       unwatchFile(options.configFile);
+      await cloud?.close();
       await checksStopped;
       server.updates.close();
       selfUpdate.close();
@@ -117,6 +124,32 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       finish("stop");
     },
   };
+}
+
+// On a machine svc-cloud manages (a credentials file), the agent section and the versions come from
+// svc-cloud, and the agent's logs go there.
+function startCloudLink(jobs: AgentJobs, options: AgentOptions, stores: { servers: VersionStore; agents: VersionStore }): AgentCloud | undefined {
+  const credentials = readCloudCredentials(options.configFile);
+  if (credentials === undefined) return undefined;
+  if ("problem" in credentials) {
+    options.logger.error(`${options.configFile}: ${credentials.problem}; the agent runs without svc-cloud`);
+    return undefined;
+  }
+  return startAgentCloud({
+    credentials,
+    stateDir: options.paths.stateDir,
+    queue: options.logQueue,
+    platform: currentPlatform(),
+    clock: options.clocks.agent,
+    realClock: options.clocks.real,
+    log: options.logger.child("cloud"),
+    onSection: () => void reload(jobs, options).catch((error: Error) => options.logger.error(`applying svc-cloud's agent settings failed: ${error.message}`)),
+    async versions() {
+      const [serverInstalled, agentInstalled] = [(await stores.servers.current()) ?? "", (await stores.agents.current()) ?? ""];
+      const serverRunning = jobs.server.supervisor.runningPid() === undefined ? "" : serverInstalled;
+      return { agentRunning: options.version, agentInstalled, serverRunning, serverInstalled };
+    },
+  });
 }
 
 // Starts svc-server at once, or after the network and one update check (wait_for_update_check),

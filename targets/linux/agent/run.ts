@@ -79,6 +79,7 @@ export async function runAgent(flags: ParsedFlags, env: Record<string, string | 
       env,
       logger: log,
       systemLogSink: logging.queue,
+      logQueue: logging.queue,
       setDebug: (debug) => logging.setDebug(debug || values.debug === true),
       run: createSystemCommandRunner({ root: paths.root, notRun: (typed) => log.info(notRunMessage(paths.root, typed)) }),
       version: SVC_VERSION,

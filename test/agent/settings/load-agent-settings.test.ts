@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCollectingSink, createLogEngine, createManualClock } from "../../../core/index.js";
 import { agentPaths } from "../../../targets/linux/agent/agent-paths.js";
 import { DEFAULT_RELEASE_INDEX_URL, loadAgentSettings, settingsCachePath } from "../../../targets/linux/agent/settings/index.js";
+import { cloudAgentFile, keepCloudSections } from "../../../targets/linux/agent/cloud/cloud-agent-section.js";
 
 let dir: string;
 beforeEach(() => {
@@ -25,6 +26,26 @@ function setup(files: { config?: unknown; defaults?: unknown }) {
 }
 
 describe("loadAgentSettings", () => {
+  it("on a machine svc-cloud manages, takes the agent section svc-cloud gave and its release index", async () => {
+    const credentials = { cloud: { id: "part", api_key: { id: "key", key: "k" }, app_address: "https://cloud.example.com" }, agent: { version_control: { "svc-server": "9.9.9" } } };
+    const s = setup({ config: credentials, defaults: { release_index_url: "https://releases.example.com/index.json", network_configuration: { manufacturer: "acme" } } });
+    const base = { configFile: s.configFile, defaultsFile: s.defaultsFile, paths: s.paths, logger: s.logger };
+    // Before svc-cloud first answered: nothing of the file's own section, the cloud's index.
+    const before = loadAgentSettings(base);
+    expect(before.agent.version_control["svc-server"]).toBe("stable");
+    expect(before.releaseIndexUrl).toBe("https://cloud.example.com/releases/index.json");
+    expect(before.agent.network_configuration.manufacturer).toBe("acme");
+
+    await keepCloudSections(s.paths.stateDir, { agent: { version_control: { "svc-server": "1.1.0" }, advanced_settings: { debug: true } } });
+    const after = loadAgentSettings(base);
+    expect(after.agent.version_control["svc-server"]).toBe("1.1.0");
+    expect(after.agent.advanced_settings.debug).toBe(true);
+    expect(after.sources).toContain("svc-cloud https://cloud.example.com (as last fetched)");
+    expect(statSync(cloudAgentFile(s.paths.stateDir)).mode & 0o777).toBe(0o600);
+    // The environment still wins.
+    expect(loadAgentSettings({ ...base, env: { SVC_AGENT_RELEASE_INDEX: "https://mirror.example.com/index.json" } }).releaseIndexUrl).toBe("https://mirror.example.com/index.json");
+  });
+
   it("layers defaults file < machine config < flags < environment", () => {
     const s = setup({
       defaults: { advanced_settings: { debug: true, wait_for_update_check: true, viam_server_start_timeout_minutes: 4 }, network_configuration: { manufacturer: "acme" } },

@@ -4,6 +4,7 @@
 // Every step is told to the listeners, and waited for.
 import type { Clock, Logger } from "../../../../core/index.js";
 import type { RestartBackoff } from "../../modules/restart-backoff.js";
+import { RESTART_EXIT_CODE } from "../../cloud-link/index.js";
 import { sweepModuleFolders, temporaryFolderOf } from "../../system/index.js";
 import { fetchRestartStatus } from "./restart-status.js";
 import { describeServerExit, startServerProcess, type ServerProcess } from "./server-process.js";
@@ -64,6 +65,12 @@ export async function runServer(s: Supervision, executable: string): Promise<voi
   s.current = undefined;
   s.servingPid = undefined;
   if (!s.wanted || s.stopping.has(server)) return;
+  // It stopped to be started again (a restart svc-cloud asked for): no failure, no wait, nothing
+  // for a probation to count against the version.
+  if (exit.code === RESTART_EXIT_CODE && !exit.signal) {
+    log.info("svc-server stopped to restart; starting it again");
+    return;
+  }
   const how = describeServerExit(exit);
   await s.emit({ kind: "exited", executable, how, ranMs: real.now() - startedAt });
   // Another version is current now (a rollback, an upgrade): it has not failed, start it at once.

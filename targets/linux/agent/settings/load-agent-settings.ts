@@ -1,11 +1,13 @@
 // The agent's settings, from every layer: built-in defaults, the manufacturer defaults file, the
-// machine configuration's `agent` section, command-line flags, SVC_AGENT_* variables (later wins,
+// machine configuration's `agent` section (svc-cloud's, for a machine it manages), command-line
+// flags, SVC_AGENT_* variables (later wins,
 // key by key; see core/agent mergeAgentLayers for clamping and rejected values). The files'
 // merge is cached in the state directory and stands in for them when the machine configuration
 // cannot be read or parsed. Warnings name where a value came from; secrets never reach the log.
 import { readFileSync } from "node:fs";
 import { agentConfigAsLayer, mergeAgentLayers, type AgentConfig, type AgentLayer, type Logger } from "../../../../core/index.js";
 import type { AgentPaths } from "../agent-paths.js";
+import { cloudAddressIn, CLOUD_RELEASE_INDEX_PATH, readCloudAgentSection } from "../cloud/cloud-agent-section.js";
 import { parseJsonObject, readDefaultsFile } from "./defaults-file.js";
 import { envLayer, flagLayer, type FlagSettings } from "./env-layer.js";
 import { readSettingsCache, settingsCachePath, writeSettingsCache } from "./settings-cache.js";
@@ -44,13 +46,13 @@ export function loadAgentSettings(options: LoadAgentSettingsOptions): AgentSetti
   if (defaults.agent !== undefined) {
     fileLayers.push({ source: `manufacturer defaults ${options.defaultsFile}`, agent: defaults.agent });
   }
-  const config = readConfigAgentSection(options.configFile);
+  const config = readConfigAgentSection(options.configFile, options.paths.stateDir);
   let base: { agent: AgentConfig; releaseIndexUrl?: string; sources: string[] };
   if ("agent" in config) {
-    fileLayers.push({ source: `machine config ${options.configFile}`, agent: config.agent });
+    fileLayers.push({ source: config.source, agent: config.agent });
     const merged = mergeAgentLayers(fileLayers);
     warnings.push(...merged.warnings);
-    base = { agent: merged.agent, releaseIndexUrl: defaults.releaseIndexUrl, sources: fileLayers.map((l) => l.source) };
+    base = { agent: merged.agent, releaseIndexUrl: config.releaseIndexUrl ?? defaults.releaseIndexUrl, sources: fileLayers.map((l) => l.source) };
     try {
       const cache = { agent: merged.agent, release_index_url: base.releaseIndexUrl, sources: base.sources };
       if (writeSettingsCache(options.paths.stateDir, cache)) logger?.debug("settings cached", { file: settingsCachePath(options.paths.stateDir) });
@@ -108,8 +110,12 @@ function fallback(
   return { agent: merged.agent, releaseIndexUrl, sources: fileLayers.map((l) => l.source) };
 }
 
-/** The raw `agent` section of the machine configuration (undefined when it has none). */
-function readConfigAgentSection(path: string): { agent: unknown } | { problem: string } {
+/**
+ * The raw `agent` section of the machine configuration (undefined when it has none). For a
+ * cloud-managed machine (a credentials file) it is the section svc-cloud holds, as last fetched,
+ * and the versions come from svc-cloud's release index.
+ */
+function readConfigAgentSection(path: string, stateDir: string): { agent: unknown; source: string; releaseIndexUrl?: string } | { problem: string } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -119,5 +125,9 @@ function readConfigAgentSection(path: string): { agent: unknown } | { problem: s
   }
   const data = parseJsonObject(text);
   if ("problem" in data) return data;
-  return { agent: data.value.agent };
+  const cloud = cloudAddressIn(data.value);
+  if (cloud !== undefined) {
+    return { agent: readCloudAgentSection(stateDir), source: `svc-cloud ${cloud} (as last fetched)`, releaseIndexUrl: `${cloud}${CLOUD_RELEASE_INDEX_PATH}` };
+  }
+  return { agent: data.value.agent, source: `machine config ${path}` };
 }
