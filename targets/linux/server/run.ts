@@ -8,7 +8,7 @@ import { createLinuxLogging, LogFileError, type LinuxLogging } from "../logging/
 import { registerLinuxModels } from "./linux-models.js";
 import { dumpResources, formatNetworkChecks, runNetworkChecks, startCpuProfileFile, type CpuProfileFile } from "./diagnostics/index.js";
 import { serve, type RunningServer, type ServeOptions } from "./serve.js";
-import { bootConfig, createConfigCache, prepareCloudStart, RESTART_EXIT_CODE, type CloudStart } from "./cloud/index.js";
+import { bootConfig, createConfigCache, firstBootConfig, prepareCloudStart, RESTART_EXIT_CODE, type CloudStart } from "./cloud/index.js";
 import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
 import { formatIssue } from "./validate-command.js";
 import simMachine from "../../../examples/sim-machine.json";
@@ -91,12 +91,13 @@ function startLogging(values: ParsedFlags["values"], cloud: CloudStart | undefin
 }
 
 /** The first configuration the machine loads: the file's, or for a cloud-managed machine its cache's. */
-function initialConfig(source: ConfigSource, cloud: CloudStart | undefined, logging: LinuxLogging): ServeOptions["initial"] {
+async function initialConfig(source: ConfigSource, cloud: CloudStart | undefined, logging: LinuxLogging): Promise<ServeOptions["initial"]> {
   if (!cloud) return { reading: source.reading, config: source.reading.config!, origin: source.origin, file: source.file, written: source.written };
   const log = logging.engine.logger("svc.cloud");
   if (cloud.queueProblem) log.warn(cloud.queueProblem);
   const cache = createConfigCache(cloud.dir, cloud.credentials.partId, Date.now);
-  const boot = bootConfig(cache, log, { reading: source.beforeCloud!, origin: source.origin });
+  const cached = bootConfig(cache, log, { reading: source.beforeCloud!, origin: source.origin });
+  const boot = (cached.booted === undefined && (await firstBootConfig(cloud.credentials, log))) || cached;
   return {
     reading: boot.reading,
     config: boot.config,
@@ -160,7 +161,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
     server = await serve({
       logEngine: logging.engine,
       version: SVC_VERSION,
-      initial: initialConfig(source, cloud, logging),
+      initial: await initialConfig(source, cloud, logging),
       noTls: values["no-tls"] === true,
       allowInsecureCreds: values["allow-insecure-creds"] === true,
       untrustedEnv: values["untrusted-env"] === true,

@@ -14,6 +14,7 @@ import { signedInClient } from "../../helpers/cloud-client.js";
 import { cloudManagedMachine, type CloudManaged } from "../../helpers/cloud-managed.js";
 import { startCloud, type CloudProcess } from "../../helpers/cloud-process.js";
 import { eventually } from "../../helpers/eventually.js";
+import { freePort } from "../../helpers/free-port.js";
 import { logLines } from "../../helpers/log-lines.js";
 import { dialSdk } from "../../helpers/sdk-robot.js";
 import type { SvcServerProcess } from "../../helpers/svc-server-process.js";
@@ -37,6 +38,8 @@ async function managed(name: string, args: string[] = [], refreshInterval?: stri
   const machine = await cloudManagedMachine(cloud, name);
   machines.push(machine);
   if (refreshInterval) Object.assign(machine.credentials.cloud, { refresh_interval: refreshInterval });
+  // A first boot starts on the cloud's config: a free loopback port, not the default 8080.
+  await machine.edit({});
   const server = await machine.start({ args });
   servers.push(server);
   const robot = await dialSdk(server.sdkHost);
@@ -81,6 +84,20 @@ describe("svc-server with a credentials file", () => {
       await eventually(async () => ((await robot.getMachineStatus()).config?.revision === revision ? true : undefined), `revision ${revision}`);
     }
     expect(await names(robot)).toEqual(["s11"]);
+  });
+
+  it("starts a first boot on the cloud's config, on the port it names", async () => {
+    const machine = await cloudManagedMachine(cloud, "first-boot");
+    machines.push(machine);
+    const port = await freePort();
+    const revision = await machine.edit({ network: { bind_address: `127.0.0.1:${port}` }, components: [{ name: "temp", api: "rdk:component:sensor", model: "fake" }] });
+    const server = await machine.start();
+    servers.push(server);
+    expect(new URL(server.url).port).toBe(String(port));
+    const robot = await dialSdk(server.sdkHost);
+    robots.push(robot);
+    expect((await robot.getMachineStatus()).config?.revision).toBe(revision);
+    expect(logLines(server.stdout()).map((l) => l.msg)).toContain("first boot: starting on svc-cloud's configuration");
   });
 
   it("answers GetCloudMetadata with the part, machine, location and organisation", async () => {

@@ -8,8 +8,8 @@
 import { coalescedRun, every, type Clock, type LoadOptions, type LoadResult, type Logger } from "../../../../core/index.js";
 import { ConnectError } from "@connectrpc/connect";
 import type { CloudConnection } from "../../cloud-link/cloud-connection.js";
-import { cloudPartOf, type CloudPart } from "./cloud-part.js";
-import type { CachedConfig, ConfigCache } from "./config-cache.js";
+import type { CloudPart } from "./cloud-part.js";
+import { cachedConfigOf, type CachedConfig, type ConfigCache } from "./config-cache.js";
 import { watchRevisions, type RevisionWatch } from "../../cloud-link/revision-watch.js";
 
 export interface CloudConfigSourceOptions {
@@ -65,8 +65,7 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
         options.onReachable?.();
       }
       reachable = true;
-      const time = answer.time ? Number(answer.time.seconds) * 1000 + Math.floor(answer.time.nanos / 1e6) : 0;
-      return { revision: answer.revision, time, config: answer.config, part: cloudPartOf(answer) };
+      return cachedConfigOf(answer);
     } catch (thrown) {
       if (closing.signal.aborted) return undefined;
       if (reachable) {

@@ -6,7 +6,8 @@
 import { readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../system/atomic-file.js";
-import type { CloudPart } from "./cloud-part.js";
+import type { MachineConfigResponse } from "../../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { cloudPartOf, type CloudPart } from "./cloud-part.js";
 
 const FORMAT = 1;
 
@@ -18,6 +19,12 @@ export interface CachedConfig {
   /** The configuration as JSON text, as svc-cloud answered it. */
   config: string;
   part: CloudPart;
+}
+
+/** svc-cloud's answer to MachineConfig, as it is kept. */
+export function cachedConfigOf(answer: MachineConfigResponse): CachedConfig {
+  const time = answer.time ? Number(answer.time.seconds) * 1000 + Math.floor(answer.time.nanos / 1e6) : 0;
+  return { revision: answer.revision, time, config: answer.config, part: cloudPartOf(answer) };
 }
 
 export type CacheRead =

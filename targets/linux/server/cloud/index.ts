@@ -1,7 +1,7 @@
 // svc-server managed by svc-cloud: a credentials file's cloud section, the cache the machine
 // boots from, and the cloud side that follows the configuration, uploads the logs and honours
 // restart requests.
-export { bootConfig, type CloudBoot } from "./boot-config.js";
+export { bootConfig, firstBootConfig, FIRST_BOOT_WAIT_MS, type CloudBoot } from "./boot-config.js";
 export { cloudCredentialsOf, type CloudCredentials } from "../../cloud-link/cloud-credentials.js";
 export { cacheOrigin, cacheRevision, cloudOrigin } from "./cloud-config-source.js";
 export { createConfigCache, type CachedConfig, type ConfigCache } from "./config-cache.js";
