@@ -1,21 +1,23 @@
 // svc-agent on a machine svc-cloud manages, end to end with real processes on loopback: releases
-// built by tools/package and imported with `svc-cloud release add`; the agent installed under a
-// device root with the machine's credentials file; it takes its settings from the part's config
+// built by tools/package and imported with `svc-cloud release add`; tools/install.sh, given the
+// part's id and key and svc-cloud's address, installs the agent under a device root and fetches the
+// machine's credentials file; the agent takes its settings from the part's config
 // in svc-cloud, installs svc-server from svc-cloud's release index, and the server takes its
 // config from the cloud (the official SDK sees it). A version change in svc-cloud upgrades the
 // server once the maintenance window (a sensor of the cloud's config) opens; the agent reports
-// what it runs (GetLocationVersions) and its logs reach the part's logs.
+// what it runs (GetLocationVersions) and its logs reach the part's logs. With svc-cloud stopped, the
+// agent and server restarted run the cached config, and their logs from meanwhile arrive later.
 // Time runs 100 times faster (SVC_AGENT_TIME_SCALE=0.01).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../../proto/gen/app/v1/app_pb.js";
 import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
-import { installAgent, startAgentProcess, type AgentProcess } from "../../helpers/agent-fixture.js";
+import { startAgentProcess, type AgentProcess } from "../../helpers/agent-fixture.js";
 import { signedInClient } from "../../helpers/cloud-client.js";
-import { startCloud, type CloudProcess, type MachineCredentials } from "../../helpers/cloud-process.js";
+import { runCloud, startCloud, type CloudProcess, type InitResult, type MachineCredentials } from "../../helpers/cloud-process.js";
 import { eventually } from "../../helpers/eventually.js";
 import { freePort } from "../../helpers/free-port.js";
 import { buildFixtureModules, repoRoot, type BuiltModules } from "../../helpers/module-fixtures.js";
@@ -29,6 +31,10 @@ const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefin
 let work: string;
 let root: string;
 let cloud: CloudProcess;
+let init: InitResult;
+let cloudPort: number;
+/** svc-cloud on the same folder and port each time, so the credentials stay right. */
+const startSameCloud = () => startCloud({ reuse: { dataDir: join(work, "cloud"), init }, args: ["--listen", `localhost:${cloudPort}`] });
 let agent: AgentProcess | undefined;
 let machine: MachineCredentials;
 let port: number;
@@ -66,6 +72,14 @@ async function reported(): Promise<{ server: string; agent: string } | undefined
   return part && { server: part.svcServerReported, agent: part.svcAgentReported };
 }
 
+function startDeviceAgent(): AgentProcess {
+  return startAgentProcess(join(root, "opt/svc/agent/current/svc-agent"), ["-c", join(root, "etc/svc.json"), "--defaults", join(work, "none.json")], {
+    SVC_AGENT_ROOT: root,
+    SVC_AGENT_TIME_SCALE: "0.01",
+    HOME: join(root, "home"),
+  });
+}
+
 const sensors = (robot: Awaited<ReturnType<typeof dialSdk>>) => robot.resourceNames().then((names) => names.map((n) => n.name));
 
 beforeAll(async () => {
@@ -75,7 +89,11 @@ beforeAll(async () => {
   mkdirSync(releases, { recursive: true });
   packageVersion("1.0.0", releases, "stable");
   packageVersion("1.1.0", releases, "dev");
-  cloud = await startCloud();
+  const dataDir = join(work, "cloud");
+  mkdirSync(dataDir);
+  init = JSON.parse(runCloud(["init"], dataDir).stdout) as InitResult;
+  cloudPort = await freePort();
+  cloud = await startSameCloud();
   const added = cloud.run(["release", "add", releases]);
   if (added.status !== 0) throw new Error(`release add failed: ${added.stderr}`);
   machine = cloud.createMachine("rover");
@@ -83,10 +101,12 @@ beforeAll(async () => {
   modules = await buildFixtureModules(["probe-module"]);
   windowFile = join(work, "window.json");
   setWindow(true);
-  installAgent(root, join(releases, "svc-agent-1.0.0-linux-amd64.tar.gz"), "1.0.0");
-  mkdirSync(join(root, "etc"), { recursive: true });
-  // The credentials file, with the port the machine serves on before it first hears from the cloud.
-  writeFileSync(join(root, "etc/svc.json"), JSON.stringify({ ...machine, network: { bind_address: `127.0.0.1:${port}` } }), { mode: 0o600 });
+  // As a person installs a machine: the install script with the part's id and key.
+  const installed = spawnSync("sh", [join(repoRoot, "tools/install.sh")], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH!, HOME: work, SVC_ROOT: root, SVC_CLOUD_URL: cloud.url, SVC_PART_ID: machine.cloud.id, SVC_API_KEY_ID: machine.cloud.api_key.id, SVC_API_KEY: machine.cloud.api_key.key },
+  });
+  if (installed.status !== 0) throw new Error(`install.sh failed: ${installed.stderr}`);
 }, 240_000);
 
 afterAll(async () => {
@@ -99,11 +119,7 @@ afterAll(async () => {
 describe("svc-agent managed by svc-cloud", () => {
   it("installs svc-server from svc-cloud's releases, which runs the part's config from the cloud", async () => {
     await editPart(machineConfig({ "svc-server": "stable", agent: "1.0.0" }));
-    agent = startAgentProcess(join(root, "opt/svc/agent/current/svc-agent"), ["-c", join(root, "etc/svc.json"), "--defaults", join(work, "none.json")], {
-      SVC_AGENT_ROOT: root,
-      SVC_AGENT_TIME_SCALE: "0.01",
-      HOME: join(root, "home"),
-    });
+    agent = startDeviceAgent();
     await until("svc-server 1.0.0 reported running", async () => ((await reported())?.server === "1.0.0" ? true : undefined));
     const robot = await until("the server answering the SDK", () => dialSdk(`http://localhost:${port}`).catch(() => undefined));
     try {
@@ -133,4 +149,24 @@ describe("svc-agent managed by svc-cloud", () => {
     });
     expect(logs.find((l) => l.loggerName === "svc-agent" && l.message === "svc-agent 1.0.0 starting")?.level).toBe("info");
   });
+
+  it("restarts without svc-cloud on the cached config, and its logs from meanwhile arrive once the cloud is back", async () => {
+    expect(await cloud.stop()).toBe(0);
+    expect(await agent!.stop()).toBe(0);
+    agent = startDeviceAgent();
+    const robot = await until("the restarted server answering the SDK", () => dialSdk(`http://localhost:${port}`).catch(() => undefined));
+    try {
+      await until("the cached sensor", async () => ((await sensors(robot)).includes("temp") ? true : undefined));
+      expect((await robot.getMachineStatus()).config?.revision).toMatch(/^\d+ \(cache\)$/);
+    } finally {
+      await robot.disconnect();
+    }
+    cloud = await startSameCloud();
+    const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+    await until("the lines from the outage in svc-cloud", async () => {
+      const { logs } = await app.getRobotPartLogs({ id: machine.cloud.id, limit: 1000n });
+      const messages = logs.map((l) => l.message);
+      return messages.includes("serving the cached configuration until svc-cloud answers") && messages.filter((m) => m === "svc-agent 1.0.0 starting").length === 2 ? true : undefined;
+    });
+  }, 240_000);
 });
