@@ -18,6 +18,7 @@ import { runCloud, startCloud, type CloudProcess, type InitResult } from "../../
 import { freePort } from "../../test/helpers/free-port.js";
 import { logLines } from "../../test/helpers/log-lines.js";
 import { dialSdk } from "../../test/helpers/sdk-robot.js";
+import type { SvcServerProcess } from "../../test/helpers/svc-server-process.js";
 import { report } from "./report.js";
 
 const EDITS = Number(process.env.BENCH_CLOUD_MACHINE_EDITS ?? 40);
@@ -43,9 +44,11 @@ let cloud: CloudProcess = await startSameCloud();
 const machine = await cloudManagedMachine(cloud, "bench");
 const app = await signedInClient(AppService, cloud.url, init.api_key);
 
+// Stopped however the bench ends, so no server outlives it.
+let server: SvcServerProcess | undefined;
 try {
   await machine.edit({ components: sensors(1) });
-  let server = await machine.start();
+  server = await machine.start();
   let robot = await dialSdk(server.sdkHost);
   const seen = async (name: string) => {
     for (;;) if ((await robot.resourceNames()).some((n) => n.name === name)) return;
@@ -93,7 +96,8 @@ try {
     const answer = await owner.getLogVolume({ partId: machine.partId, start: timestampFromMs(Date.now() - 86_400_000), end: timestampFromMs(Date.now() + 3_600_000), buckets: 1 });
     return answer.buckets[0]!.counts.reduce((sum, n) => sum + n, 0);
   };
-  const logged = (message: string) => () => logLines(server.stdout()).some((l) => l.msg === message);
+  const backlogServer = server;
+  const logged = (message: string) => () => logLines(backlogServer.stdout()).some((l) => l.msg === message);
   await waitFor(logged('process "backlog" started'), "the process to start");
   await cloud.stop();
   writeFileSync(go, "");
@@ -114,6 +118,7 @@ try {
   report("log upload throughput, one machine", (BACKLOG * 1000) / (drained - first), "entries/s");
   await server.stop();
 } finally {
+  await server?.stop();
   await cloud.stop();
   machine.remove();
   rmSync(dataDir, { recursive: true, force: true });

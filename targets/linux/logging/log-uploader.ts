@@ -32,7 +32,7 @@ export interface LogUploaderOptions {
   /** In [0, 1): where in its upper half each retry wait falls. */
   readonly random?: () => number;
   /** Told why a batch did not go (kept out of the log itself: an entry about the queue would feed it). */
-  onProblem?(problem: string): void;
+  onProblem?(problem: string, kind: "refused" | "failed"): void;
 }
 
 export interface LogUploader {
@@ -66,7 +66,7 @@ export function createLogUploader(options: LogUploaderOptions): LogUploader {
       await options.send(entries);
     } catch (thrown) {
       if (ConnectError.from(thrown).code !== Code.InvalidArgument) throw thrown;
-      options.onProblem?.(`the cloud refused ${entries.length} log entries; they are counted as dropped: ${ConnectError.from(thrown).message}`);
+      options.onProblem?.(`the cloud refused ${entries.length} log entries; they are counted as dropped: ${ConnectError.from(thrown).message}`, "refused");
       // Its notice of earlier losses went unheard too: those are counted again. The rest waits for
       // the next round, so a cloud that refuses everything is asked once an interval, not in a loop.
       refused += batch.entries.length + batch.dropped;
@@ -86,7 +86,7 @@ export function createLogUploader(options: LogUploaderOptions): LogUploader {
       return true;
     } catch (thrown) {
       failures++;
-      options.onProblem?.(`log upload failed (${failures} in a row): ${ConnectError.from(thrown).message}`);
+      options.onProblem?.(`log upload failed (${failures} in a row): ${ConnectError.from(thrown).message}`, "failed");
       return false;
     }
   }

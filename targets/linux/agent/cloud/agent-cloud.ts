@@ -7,8 +7,8 @@
 import { hostname } from "node:os";
 import { ConnectError } from "@connectrpc/connect";
 import { coalescedRun, type Clock, type Logger } from "../../../../core/index.js";
-import { createCloudConnection, watchRevisions, type CloudCredentials } from "../../cloud-link/index.js";
-import { createLogUploader, type LogUploader, type OfflineLogQueue } from "../../logging/index.js";
+import { createCloudConnection, uploadToPartLogs, watchRevisions, type CloudCredentials } from "../../cloud-link/index.js";
+import type { OfflineLogQueue } from "../../logging/index.js";
 import { cloudSectionsOf, keepCloudSections } from "./cloud-agent-section.js";
 
 /** Until svc-cloud says otherwise, as often as Viam's agent asks at most. */
@@ -106,13 +106,7 @@ export function startAgentCloud(options: AgentCloudOptions): AgentCloud {
     timer = clock.setTimeout(() => void check(), intervalMs);
   }
 
-  const uploader: LogUploader | undefined = options.queue && createLogUploader({
-    queue: options.queue,
-    send: async (logs) => void (await connection.robot.log({ id: credentials.partId, logs }, { signal: closing.signal })),
-    host: hostname(),
-    clock: options.realClock,
-    onProblem: (problem) => (problem.includes("refused") ? log.warn(problem) : log.debug(problem)),
-  });
+  const uploader = options.queue && uploadToPartLogs(connection, credentials.partId, options.queue, { clock: options.realClock, log, signal: closing.signal });
   const watch = watchRevisions({ connection, partId: credentials.partId, clock: options.realClock, onRevision: () => void check() });
   void check();
 

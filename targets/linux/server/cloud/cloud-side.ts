@@ -2,10 +2,9 @@
 // the configuration followed (cloud-config-source.ts), the log queue uploaded, restart requests
 // honoured, and who the part is for GetCloudMetadata. Closed before the machine, so nothing is
 // asked of the cloud while resources close.
-import { hostname } from "node:os";
 import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
-import { createLogUploader, type LogUploader, type OfflineLogQueue } from "../../logging/index.js";
-import { createCloudConnection } from "../../cloud-link/cloud-connection.js";
+import type { LogUploader, OfflineLogQueue } from "../../logging/index.js";
+import { createCloudConnection, uploadToPartLogs } from "../../cloud-link/index.js";
 import { startCloudConfigSource } from "./cloud-config-source.js";
 import type { CloudCredentials } from "../../cloud-link/cloud-credentials.js";
 import { cloudMetadataOf } from "./cloud-part.js";
@@ -56,17 +55,7 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
   });
   // Ends an upload in flight when the machine stops; its entries stay queued for the next start.
   const closing = new AbortController();
-  uploader =
-    options.logQueue &&
-    createLogUploader({
-      queue: options.logQueue,
-      send: async (logs) => void (await connection.robot.log({ id: credentials.partId, logs }, { signal: closing.signal })),
-      host: hostname(),
-      clock,
-      // Said at debug: the config source tells when the cloud is away, and a line per failure
-      // would itself wait in the queue.
-      onProblem: (problem) => (problem.includes("refused") ? log.warn(problem) : log.debug(problem)),
-    });
+  uploader = options.logQueue && uploadToPartLogs(connection, credentials.partId, options.logQueue, { clock, log, signal: closing.signal });
   const restarts = followRestartRequests({
     connection,
     partId: credentials.partId,

@@ -3,6 +3,7 @@
 // readable by its owner alone (configurations hold secrets). A cache that cannot be read (cut
 // short, edited by hand, another part's) is set aside under a new name, never deleted and never a
 // reason not to boot: the machine then starts empty and waits for the cloud.
+import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../system/atomic-file.js";
@@ -23,8 +24,7 @@ export interface CachedConfig {
 
 /** svc-cloud's answer to MachineConfig, as it is kept. */
 export function cachedConfigOf(answer: MachineConfigResponse): CachedConfig {
-  const time = answer.time ? Number(answer.time.seconds) * 1000 + Math.floor(answer.time.nanos / 1e6) : 0;
-  return { revision: answer.revision, time, config: answer.config, part: cloudPartOf(answer) };
+  return { revision: answer.revision, time: answer.time ? timestampMs(answer.time) : 0, config: answer.config, part: cloudPartOf(answer) };
 }
 
 export type CacheRead =
