@@ -1,6 +1,7 @@
 // A cloud that misbehaves on purpose, for svc-server's hostile half: the real gRPC wire (connect
 // over HTTP/2 on loopback), with every answer the test's to choose: MachineConfig may answer
-// garbage, too much, or never; WatchRevisions may flood. Sign-in takes any key. Counts the calls.
+// garbage, too much, or never; WatchRevisions may flood. Sign-in takes any key. Counts the calls
+// and keeps what the machine reports of its config.
 import { createServer, type Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
@@ -21,6 +22,8 @@ export interface FakeCloud {
   /** Revisions WatchRevisions sends on each new stream, as fast as it can. */
   notices: string[];
   readonly calls: { machineConfig: number; watch: number };
+  /** Each ReportConfigStatus the machine made, oldest first. */
+  readonly reports: { runningRevision: string; refusedRevision: string; refusedReason: string }[];
   close(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function startFakeCloud(first: FakeAnswer): Promise<FakeCloud> {
     answer: first as FakeCloud["answer"],
     notices: [] as string[],
     calls: { machineConfig: 0, watch: 0 },
+    reports: [] as FakeCloud["reports"],
   };
   const routes = (router: ConnectRouter) => {
     router.service(AuthService, { authenticate: async () => ({ accessToken: "fake-token" }) });
@@ -37,6 +41,10 @@ export async function startFakeCloud(first: FakeAnswer): Promise<FakeCloud> {
         fake.calls.machineConfig += 1;
         const answer = typeof fake.answer === "function" ? await fake.answer(context.signal) : fake.answer;
         return { ...answer, partId: "part-1", machineId: "machine-1", locationId: "location-1", primaryOrgId: "org-1" };
+      },
+      async reportConfigStatus({ runningRevision, refusedRevision, refusedReason }) {
+        fake.reports.push({ runningRevision, refusedRevision, refusedReason });
+        return {};
       },
       async *watchRevisions(_request, context) {
         fake.calls.watch += 1;

@@ -8,6 +8,7 @@ import { requireRole } from "../auth/access.js";
 import type { Principal } from "../auth/principal.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { currentConfigs, partsOf } from "../storage/machines-store.js";
+import { reportedVersionsOf } from "../storage/reported-versions.js";
 import type { PartsTable } from "../storage/tables.js";
 import { requireId } from "./app-names.js";
 import { presence } from "./app-wire.js";
@@ -54,7 +55,7 @@ export async function machineSummaries(cloud: CloudContext, principal: Principal
 
 function partSummary(part: PartsTable, fragments: string[], now: number): MessageInitShape<typeof PartSummarySchema> {
   const seen = part.last_access === null ? null : Number(part.last_access);
-  const versions = reportedVersions(part.reported_versions);
+  const versions = reportedVersionsOf(part.reported_versions);
   const { onlineState, secondsSinceOnline } = presence(seen, now);
   return {
     partId: part.id,
@@ -69,24 +70,6 @@ function partSummary(part: PartsTable, fragments: string[], now: number): Messag
     ...(versions.platform === undefined ? {} : { platform: versions.platform }),
     fragments: fragments.map((id) => ({ id })),
   };
-}
-
-/** The string versions a part reported; whatever else the column holds is left out. */
-export function reportedVersions(json: string | null): { server?: string; agent?: string; os?: string; platform?: string } {
-  if (json === null) return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch {
-    return {};
-  }
-  if (typeof data !== "object" || data === null) return {};
-  const found: Record<string, string> = {};
-  for (const key of ["server", "agent", "os", "platform"]) {
-    const value = (data as Record<string, unknown>)[key];
-    if (typeof value === "string" && value !== "") found[key] = value;
-  }
-  return found;
 }
 
 /** The fragment ids a part's own config lists (`"fragments": ["id", {"id": "..."}]`). */

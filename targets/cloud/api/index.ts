@@ -31,6 +31,7 @@ import { sessionRoutes } from "./session-routes.js";
 import { fragmentUsersPart } from "./fragment-users.js";
 import { locationVersionsPart } from "./location-versions.js";
 import { logVolumePart } from "./log-volume.js";
+import { partStatusPart } from "./part-status.js";
 import { partCredentialsPart } from "./part-credentials.js";
 import { setupRoutes } from "./setup-routes.js";
 import { webAppRoutes } from "./web-app-routes.js";
@@ -50,7 +51,7 @@ function robotServiceParts(cloud: CloudContext): Part<typeof RobotService>[] {
 
 /** The parts of svc's own CloudService. */
 function cloudServiceParts(cloud: CloudContext): Part<typeof CloudService>[] {
-  return [deviceWatchPart(cloud), deviceMachineConfigPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud), logVolumePart(cloud), locationVersionsPart(cloud)];
+  return [deviceWatchPart(cloud), deviceMachineConfigPart(cloud), deviceFilesPart(cloud), usersService(cloud), historyCloudPart(cloud), releasesPart(cloud), partCredentialsPart(cloud), fragmentUsersPart(cloud), logVolumePart(cloud), locationVersionsPart(cloud), partStatusPart(cloud)];
 }
 
 export function registerApi(router: ConnectRouter, cloud: CloudContext): void {

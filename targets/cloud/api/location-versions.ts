@@ -14,10 +14,10 @@ import { checkPartConfig } from "../fleet/check-part-config.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { appendRevisions } from "../storage/revisions.js";
+import { reportedVersionsOf } from "../storage/reported-versions.js";
 import type { Tables } from "../storage/tables.js";
 import { requireLocationRole } from "./app-access.js";
 import { checkOwnConfig } from "./app-config-check.js";
-import { reportedVersions } from "./app-summaries.js";
 
 type Config = Record<string, unknown>;
 
@@ -50,7 +50,7 @@ export function locationVersionsPart(cloud: CloudContext): Partial<ServiceImpl<t
       const parts = await partsOf(db, location.id);
       return {
         parts: parts.map((part) => {
-          const reported = reportedVersions(part.reported_versions);
+          const reported = reportedVersionsOf(part.reported_versions);
           return {
             partId: part.id,
             partName: part.name,

@@ -20,3 +20,21 @@ export async function recordReportedVersions(db: Kysely<Tables>, partId: string,
   const kept = Object.fromEntries(Object.entries(versions).filter(([, v]) => v !== "" && v !== undefined && !(Array.isArray(v) && v.length === 0)));
   await db.updateTable("parts").set({ reported_versions: JSON.stringify(kept), last_access: versions.reported_at }).where("id", "=", partId).execute();
 }
+
+/** The string versions a part reported (none when it never did); whatever else the column holds is left out. */
+export function reportedVersionsOf(json: string | null): Partial<Record<"server" | "agent" | "server_installed" | "agent_installed" | "os" | "platform", string>> {
+  if (json === null) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (typeof data !== "object" || data === null) return {};
+  const found: Record<string, string> = {};
+  for (const key of ["server", "agent", "server_installed", "agent_installed", "os", "platform"]) {
+    const value = (data as Record<string, unknown>)[key];
+    if (typeof value === "string" && value !== "") found[key] = value;
+  }
+  return found;
+}

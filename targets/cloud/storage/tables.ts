@@ -223,6 +223,16 @@ export interface WebSessionsTable {
   expires_at: number;
 }
 
+/** What a part's machine last said of its config (svc.cloud.v1 ReportConfigStatus). */
+export interface PartConfigStatusTable {
+  part_id: string;
+  running_revision: string;
+  /** "" when the machine runs the newest revision it was handed. */
+  refused_revision: string;
+  refused_reason: string;
+  reported_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -244,4 +254,5 @@ export interface Tables {
   releases: ReleasesTable;
   release_channels: ReleaseChannelsTable;
   web_sessions: WebSessionsTable;
+  part_config_status: PartConfigStatusTable;
 }

@@ -2,10 +2,11 @@
 // part with its online state, when it was last seen and the svc-server and svc-agent versions it
 // reports; filtered as one types (by any of those names), refreshed every ten seconds; and a new
 // machine made by name.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { NewMachine } from "./new-machine.js";
 import { Problem } from "./problem.js";
+import { usePolled } from "./use-polled.js";
 
 interface Version {
   major?: string;
@@ -66,24 +67,8 @@ function matches(row: FleetRow, filter: string): boolean {
 }
 
 export function Fleet() {
-  const [rows, setRows] = useState<FleetRow[] | undefined>(undefined);
-  const [problem, setProblem] = useState("");
+  const { answer: rows, problem } = usePolled(loadFleet, REFRESH_MS, []);
   const [filter, setFilter] = useState("");
-
-  useEffect(() => {
-    let live = true;
-    const refresh = () =>
-      loadFleet().then(
-        (loaded) => live && (setRows(loaded), setProblem("")),
-        (thrown: Error) => live && setProblem(thrown.message),
-      );
-    void refresh();
-    const timer = setInterval(refresh, REFRESH_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, []);
 
   const shown = (rows ?? []).filter((row) => matches(row, filter));
   return (

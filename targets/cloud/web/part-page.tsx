@@ -1,4 +1,4 @@
-// One part: its config in an editor that checks it as svc-server would, debug logs for it or one of
+// One part: its status (last seen, versions, what its machine made of its config), its config in an editor that checks it as svc-server would, debug logs for it or one of
 // its resources, the versions it installs, a new credentials file, its history with restore, its
 // logs, and the diagnostics files it uploaded. Reached from the fleet at #/part/<id>.
 import { useEffect, useState } from "preact/hooks";
@@ -10,6 +10,7 @@ import { PartCredentials } from "./part-credentials.js";
 import { PartFiles } from "./part-files.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
+import { PartStatus } from "./part-status.js";
 import { PartVersions } from "./part-versions.js";
 import { Problem, useProblem } from "./problem.js";
 
@@ -51,6 +52,7 @@ export function PartPage(props: { partId: string }) {
             </button>{" "}
             <span role="status">{restart}</span>
           </p>
+          <PartStatus partId={props.partId} version={version} />
           <ConfigEdit
             key={part.part.lastUpdated}
             label="Config"

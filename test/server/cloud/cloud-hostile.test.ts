@@ -1,7 +1,8 @@
 // What a broken or hostile cloud sends a cloud-managed svc-server (a fake cloud on the real gRPC
 // wire): a config that is not JSON, nested past any bound, larger than any config may be, an
 // answer that never comes, a flood of revision notices. Each leaves the machine serving as it
-// was, says why in the log, and never wedges its stop.
+// was, says why in the log (and a refusal to the cloud, for the part's status), and never wedges
+// its stop.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,6 +55,8 @@ describe("a cloud-managed svc-server against a hostile cloud", () => {
     fake.answer = { revision: "5", config: '{"components": [ {"name": ' };
     const line = await eventually(() => refusals(server, "5")[0], "the refusal of revision 5");
     expect(String(line.reason)).toMatch(/JSON/);
+    const report = await eventually(() => fake.reports.find((r) => r.refusedRevision === "5"), "the refusal reported to the cloud");
+    expect(report).toMatchObject({ runningRevision: "4", refusedReason: expect.stringMatching(/JSON/) });
     fake.answer = { revision: "6", config: `${"[".repeat(100_000)}${"]".repeat(100_000)}` };
     await eventually(() => refusals(server, "6")[0], "the refusal of revision 6");
     expect(await revision(server)).toBe("4");
@@ -61,6 +64,7 @@ describe("a cloud-managed svc-server against a hostile cloud", () => {
     fake.answer = sensor("7");
     await eventually(async () => ((await revision(server)) === "7" ? true : undefined), "revision 7");
     expect(refusals(server, "5")).toHaveLength(1);
+    await eventually(() => fake.reports.find((r) => r.runningRevision === "7" && r.refusedRevision === ""), "revision 7 reported, nothing refused");
   });
 
   it("refuses an answer larger than any config, without holding it", async () => {

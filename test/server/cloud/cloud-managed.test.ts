@@ -2,7 +2,7 @@
 // credentials file `svc-cloud machine create` prints, the machine runs its part's config from the
 // cloud and follows each edit at once, as the official SDK sees it: GetMachineStatus names the
 // cloud's revision, GetCloudMetadata the part's ids, a history restore comes back, a config the
-// machine refuses leaves it as it was with the reason logged, the machine's logs (a process's
+// machine refuses leaves it as it was with the reason logged and in the part's status, the machine's logs (a process's
 // output among them) reach svc-cloud, and a restart asked for in the app ends svc-server with its
 // restart exit status.
 import * as VIAM from "@viamrobotics/sdk";
@@ -133,6 +133,14 @@ describe("svc-server with a credentials file", () => {
     expect(String(line.reason)).toMatch(/processes/);
     expect((await robot.getMachineStatus()).config?.revision).toBe(good);
     expect(await names(robot)).toContain("temp");
+    // The part's status in svc-cloud says so too: what runs, what was refused and why.
+    const owner = await signedInClient(CloudService, cloud.url, cloud.init.api_key);
+    const status = await eventually(async () => {
+      const now = await owner.getPartStatus({ partId: machine.credentials.cloud.id });
+      return now.refusedRevision === refused ? now : undefined;
+    }, "the refusal in the part's status");
+    expect(status.runningRevision).toBe(good);
+    expect(status.refusedReason).toMatch(/processes/);
     // Refused once, not again at every poll or notice.
     await machine.edit({ components: [{ name: "temp", api: "rdk:component:sensor", model: "fake" }], processes: [{ id: "shell", name: "/bin/sh", args: ["-c", "true"], one_shot: true }], debug: false });
     await eventually(() => (logLines(server.stdout()).filter((l) => l.msg === "configuration refused; the machine keeps running as it was").length >= 2 ? true : undefined), "the second refusal");

@@ -9,6 +9,7 @@ import * as device from "./0004-device.js";
 import * as releases from "./0006-releases.js";
 import * as logChunks from "./0007-log-chunks.js";
 import * as webSessions from "./0008-web-sessions.js";
+import * as partConfigStatus from "./0010-part-config-status.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "0006-releases": releases,
   "0007-log-chunks": logChunks,
   "0008-web-sessions": webSessions,
+  "0010-part-config-status": partConfigStatus,
 };

@@ -4,7 +4,9 @@
 // new revision to the machine's load, the same pipeline a config file goes through; and once the
 // machine runs a revision, keep it in the cache for the next boot. A revision the machine refused
 // is not handed on again (its reason was logged once); a cloud that cannot be reached is said
-// once when it goes and once when it is back, and the machine keeps running as it is.
+// once when it goes and once when it is back, and the machine keeps running as it is. What the
+// machine runs and the revision it refused, with the reason, are reported to svc-cloud
+// (ReportConfigStatus) whenever they change, so the part's page says why an edit did not take.
 import { coalescedRun, every, type Clock, type LoadOptions, type LoadResult, type Logger } from "../../../../core/index.js";
 import { ConnectError } from "@connectrpc/connect";
 import type { CloudConnection } from "../../cloud-link/cloud-connection.js";
@@ -51,6 +53,9 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
   let latest: CachedConfig | undefined;
   let refused: string | undefined;
   let cached = options.booted ? cacheRevision(options.booted.revision) : undefined;
+  let refusedReason = "";
+  // The status svc-cloud last acknowledged, as JSON; reported again only when it changes.
+  let reportedStatus: string | undefined;
   let reachable = true;
   let closed = false;
   // Ends a call in flight when the source closes, so a cloud that never answers holds up no stop.
@@ -87,10 +92,25 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
     const result = await options.load(fetched.config, cloudOrigin(fetched.revision), { revision: fetched.revision });
     if (result.outcome === "refused" || result.outcome === "failed") {
       refused = fetched.revision;
+      refusedReason = result.outcome === "refused" ? result.reason : `applying it failed: ${result.error}`;
       return;
     }
     latest = fetched;
     refused = undefined;
+    refusedReason = "";
+  }
+
+  // Phase: svc-cloud hears what the machine runs and what it refused, once each change.
+  async function report(): Promise<void> {
+    const status = { partId, runningRevision: options.appliedRevision(), refusedRevision: refused ?? "", refusedReason };
+    const text = JSON.stringify(status);
+    if (text === reportedStatus) return;
+    try {
+      await connection.cloud.reportConfigStatus(status, { signal: closing.signal });
+      reportedStatus = text;
+    } catch (thrown) {
+      if (!closing.signal.aborted) log.debug("cannot tell svc-cloud the configuration's status; it is told at the next fetch", { error: ConnectError.from(thrown).message });
+    }
   }
 
   // Phase: the revision the machine runs goes to the cache.
@@ -110,6 +130,7 @@ export function startCloudConfigSource(options: CloudConfigSourceOptions): Cloud
     const fetched = await fetchConfig();
     if (fetched && !closed) await apply(fetched);
     if (!closed) await keep();
+    if (fetched && !closed) await report();
   }, () => closed);
   const refresh = fetches.request;
 

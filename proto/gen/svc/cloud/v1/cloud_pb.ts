@@ -19,7 +19,154 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file svc/cloud/v1/cloud.proto.
  */
 export const file_svc_cloud_v1_cloud: GenFile = /*@__PURE__*/
-  fileDesc("ChhzdmMvY2xvdWQvdjEvY2xvdWQucHJvdG8SDHN2Yy5jbG91ZC52MSIxChpHZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBITCgtsb2NhdGlvbl9pZBgBIAEoCSKoAQoMUGFydFZlcnNpb25zEg8KB3BhcnRfaWQYASABKAkSEQoJcGFydF9uYW1lGAIgASgJEhQKDG1hY2hpbmVfbmFtZRgDIAEoCRISCgpzdmNfc2VydmVyGAQgASgJEhEKCXN2Y19hZ2VudBgFIAEoCRIbChNzdmNfc2VydmVyX3JlcG9ydGVkGAYgASgJEhoKEnN2Y19hZ2VudF9yZXBvcnRlZBgHIAEoCSJIChtHZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USKQoFcGFydHMYASADKAsyGi5zdmMuY2xvdWQudjEuUGFydFZlcnNpb25zIn8KGlNldExvY2F0aW9uVmVyc2lvbnNSZXF1ZXN0EhMKC2xvY2F0aW9uX2lkGAEgASgJEhcKCnN2Y19zZXJ2ZXIYAiABKAlIAIgBARIWCglzdmNfYWdlbnQYAyABKAlIAYgBAUINCgtfc3ZjX3NlcnZlckIMCgpfc3ZjX2FnZW50IjQKG1NldExvY2F0aW9uVmVyc2lvbnNSZXNwb25zZRIVCg1wYXJ0c19jaGFuZ2VkGAEgASgNIosBChNHZXRMb2dWb2x1bWVSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHYnVja2V0cxgEIAEoDSJMCg9Mb2dWb2x1bWVCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmNvdW50cxgCIAMoDSJWChRHZXRMb2dWb2x1bWVSZXNwb25zZRIOCgZsZXZlbHMYASADKAkSLgoHYnVja2V0cxgCIAMoCzIdLnN2Yy5jbG91ZC52MS5Mb2dWb2x1bWVCdWNrZXQiLwoYTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0EhMKC2ZyYWdtZW50X2lkGAEgASgJIn8KDEZyYWdtZW50VXNlchIPCgdwYXJ0X2lkGAEgASgJEhEKCXBhcnRfbmFtZRgCIAEoCRISCgptYWNoaW5lX2lkGAMgASgJEhQKDG1hY2hpbmVfbmFtZRgEIAEoCRIOCgZkaXJlY3QYBSABKAgSEQoJbW9kc19qc29uGAYgASgJIkYKGUxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USKQoFdXNlcnMYASADKAsyGi5zdmMuY2xvdWQudjEuRnJhZ21lbnRVc2VyIi8KHENyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJJCh1DcmVhdGVQYXJ0Q3JlZGVudGlhbHNSZXNwb25zZRIOCgZrZXlfaWQYASABKAkSGAoQY3JlZGVudGlhbHNfanNvbhgCIAEoCSIoChVXYXRjaFJldmlzaW9uc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJdCg5SZXZpc2lvbk5vdGljZRIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIicKFE1hY2hpbmVDb25maWdSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAki1wEKFU1hY2hpbmVDb25maWdSZXNwb25zZRIOCgZjb25maWcYASABKAkSEAoIcmV2aXNpb24YAiABKAkSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHcGFydF9pZBgEIAEoCRISCgptYWNoaW5lX2lkGAUgASgJEhMKC2xvY2F0aW9uX2lkGAYgASgJEhYKDnByaW1hcnlfb3JnX2lkGAcgASgJEgwKBGZxZG4YCCABKAkSEgoKbG9jYWxfZnFkbhgJIAEoCSKlAQoMVXBsb2FkZWRGaWxlEgoKAmlkGAEgASgJEg8KB3BhcnRfaWQYAiABKAkSEQoJZmlsZV9uYW1lGAMgASgJEhYKDmZpbGVfZXh0ZW5zaW9uGAQgASgJEgwKBHNpemUYBSABKAMSDgoGc2hhMjU2GAYgASgJEi8KC3VwbG9hZGVkX29uGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIjChBMaXN0RmlsZXNSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkiPgoRTGlzdEZpbGVzUmVzcG9uc2USKQoFZmlsZXMYASADKAsyGi5zdmMuY2xvdWQudjEuVXBsb2FkZWRGaWxlIjcKE0Rvd25sb2FkRmlsZVJlcXVlc3QSDwoHcGFydF9pZBgBIAEoCRIPCgdmaWxlX2lkGAIgASgJIk4KFERvd25sb2FkRmlsZVJlc3BvbnNlEigKBGZpbGUYASABKAsyGi5zdmMuY2xvdWQudjEuVXBsb2FkZWRGaWxlEgwKBGRhdGEYAiABKAwiRAofUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVxdWVzdBIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJIkgKIFJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlc3BvbnNlEiQKBHBhcnQYASABKAsyFi52aWFtLmFwcC52MS5Sb2JvdFBhcnQicwoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIgCgRyb2xlGAMgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUSLgoKY3JlYXRlZF9vbhgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAibAoOQWRkVXNlclJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEiAKBHJvbGUYBCABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSIzCg9BZGRVc2VyUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIlwKDlNldFJvbGVSZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEiAKBHJvbGUYAyABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSIzCg9TZXRSb2xlUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIisKEExpc3RVc2Vyc1JlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJIjYKEUxpc3RVc2Vyc1Jlc3BvbnNlEiEKBXVzZXJzGAEgAygLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiwgEKCkludml0YXRpb24SCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg0KBWVtYWlsGAMgASgJEiAKBHJvbGUYBCABKA4yEi5zdmMuY2xvdWQudjEuUm9sZRIuCgpjcmVhdGVkX29uGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX29uGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjChdDcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkSDQoFZW1haWwYAiABKAkSIAoEcm9sZRgDIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIlcKGENyZWF0ZUludml0YXRpb25SZXNwb25zZRIsCgppbnZpdGF0aW9uGAEgASgLMhguc3ZjLmNsb3VkLnYxLkludml0YXRpb24SDQoFdG9rZW4YAiABKAkiTAoXQWNjZXB0SW52aXRhdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkSFQoIcGFzc3dvcmQYAiABKAlIAIgBAUILCglfcGFzc3dvcmQiVQoYQWNjZXB0SW52aXRhdGlvblJlc3BvbnNlEiAKBHVzZXIYASABKAsyEi5zdmMuY2xvdWQudjEuVXNlchIXCg9vcmdhbml6YXRpb25faWQYAiABKAkilgEKB1JlbGVhc2USDwoHcHJvZHVjdBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHBsYXRmb3JtGAMgASgJEgsKA3VybBgEIAEoCRIOCgZzaGEyNTYYBSABKAkSDAoEc2l6ZRgGIAEoAxIsCghhZGRlZF9vbhgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOQoHQ2hhbm5lbBIPCgdwcm9kdWN0GAEgASgJEgwKBG5hbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCSI3ChNMaXN0UmVsZWFzZXNSZXF1ZXN0EhQKB3Byb2R1Y3QYASABKAlIAIgBAUIKCghfcHJvZHVjdCJoChRMaXN0UmVsZWFzZXNSZXNwb25zZRInCghyZWxlYXNlcxgBIAMoCzIVLnN2Yy5jbG91ZC52MS5SZWxlYXNlEicKCGNoYW5uZWxzGAIgAygLMhUuc3ZjLmNsb3VkLnYxLkNoYW5uZWwiRgoRU2V0Q2hhbm5lbFJlcXVlc3QSDwoHcHJvZHVjdBgBIAEoCRIPCgdjaGFubmVsGAIgASgJEg8KB3ZlcnNpb24YAyABKAkiPAoSU2V0Q2hhbm5lbFJlc3BvbnNlEiYKB2NoYW5uZWwYASABKAsyFS5zdmMuY2xvdWQudjEuQ2hhbm5lbCIkCghMb2dCYXRjaBIKCgJpZBgBIAEoCRIMCgRsb2dzGAIgAygMKlAKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg4KClJPTEVfT1dORVIQARIRCg1ST0xFX09QRVJBVE9SEAISDwoLUk9MRV9WSUVXRVIQAzK0DAoMQ2xvdWRTZXJ2aWNlElUKDldhdGNoUmV2aXNpb25zEiMuc3ZjLmNsb3VkLnYxLldhdGNoUmV2aXNpb25zUmVxdWVzdBocLnN2Yy5jbG91ZC52MS5SZXZpc2lvbk5vdGljZTABElgKDU1hY2hpbmVDb25maWcSIi5zdmMuY2xvdWQudjEuTWFjaGluZUNvbmZpZ1JlcXVlc3QaIy5zdmMuY2xvdWQudjEuTWFjaGluZUNvbmZpZ1Jlc3BvbnNlEkwKCUxpc3RGaWxlcxIeLnN2Yy5jbG91ZC52MS5MaXN0RmlsZXNSZXF1ZXN0Gh8uc3ZjLmNsb3VkLnYxLkxpc3RGaWxlc1Jlc3BvbnNlElcKDERvd25sb2FkRmlsZRIhLnN2Yy5jbG91ZC52MS5Eb3dubG9hZEZpbGVSZXF1ZXN0GiIuc3ZjLmNsb3VkLnYxLkRvd25sb2FkRmlsZVJlc3BvbnNlMAESeQoYUmVzdG9yZVJvYm90UGFydFJldmlzaW9uEi0uc3ZjLmNsb3VkLnYxLlJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlcXVlc3QaLi5zdmMuY2xvdWQudjEuUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USRgoHQWRkVXNlchIcLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVzcG9uc2USRgoHU2V0Um9sZRIcLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVzcG9uc2USTAoJTGlzdFVzZXJzEh4uc3ZjLmNsb3VkLnYxLkxpc3RVc2Vyc1JlcXVlc3QaHy5zdmMuY2xvdWQudjEuTGlzdFVzZXJzUmVzcG9uc2USYQoQQ3JlYXRlSW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USYQoQQWNjZXB0SW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USVQoMTGlzdFJlbGVhc2VzEiEuc3ZjLmNsb3VkLnYxLkxpc3RSZWxlYXNlc1JlcXVlc3QaIi5zdmMuY2xvdWQudjEuTGlzdFJlbGVhc2VzUmVzcG9uc2USTwoKU2V0Q2hhbm5lbBIfLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVxdWVzdBogLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVzcG9uc2UScAoVQ3JlYXRlUGFydENyZWRlbnRpYWxzEiouc3ZjLmNsb3VkLnYxLkNyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QaKy5zdmMuY2xvdWQudjEuQ3JlYXRlUGFydENyZWRlbnRpYWxzUmVzcG9uc2USZAoRTGlzdEZyYWdtZW50VXNlcnMSJi5zdmMuY2xvdWQudjEuTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0Gicuc3ZjLmNsb3VkLnYxLkxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USVQoMR2V0TG9nVm9sdW1lEiEuc3ZjLmNsb3VkLnYxLkdldExvZ1ZvbHVtZVJlcXVlc3QaIi5zdmMuY2xvdWQudjEuR2V0TG9nVm9sdW1lUmVzcG9uc2USagoTR2V0TG9jYXRpb25WZXJzaW9ucxIoLnN2Yy5jbG91ZC52MS5HZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBopLnN2Yy5jbG91ZC52MS5HZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USagoTU2V0TG9jYXRpb25WZXJzaW9ucxIoLnN2Yy5jbG91ZC52MS5TZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBopLnN2Yy5jbG91ZC52MS5TZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2ViBnByb3RvMw", [file_app_v1_app, file_google_protobuf_timestamp]);
+  fileDesc("ChhzdmMvY2xvdWQvdjEvY2xvdWQucHJvdG8SDHN2Yy5jbG91ZC52MSJ4ChlSZXBvcnRDb25maWdTdGF0dXNSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSGAoQcnVubmluZ19yZXZpc2lvbhgCIAEoCRIYChByZWZ1c2VkX3JldmlzaW9uGAMgASgJEhYKDnJlZnVzZWRfcmVhc29uGAQgASgJIhwKGlJlcG9ydENvbmZpZ1N0YXR1c1Jlc3BvbnNlIicKFEdldFBhcnRTdGF0dXNSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAki3gIKFUdldFBhcnRTdGF0dXNSZXNwb25zZRIvCgtsYXN0X2FjY2VzcxgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKc3ZjX3NlcnZlchgCIAEoCRIcChRzdmNfc2VydmVyX2luc3RhbGxlZBgDIAEoCRIRCglzdmNfYWdlbnQYBCABKAkSGwoTc3ZjX2FnZW50X2luc3RhbGxlZBgFIAEoCRIKCgJvcxgGIAEoCRIQCghwbGF0Zm9ybRgHIAEoCRIQCghyZXZpc2lvbhgIIAEoCRIYChBydW5uaW5nX3JldmlzaW9uGAkgASgJEhgKEHJlZnVzZWRfcmV2aXNpb24YCiABKAkSFgoOcmVmdXNlZF9yZWFzb24YCyABKAkSNgoSY29uZmlnX3JlcG9ydGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIxChpHZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBITCgtsb2NhdGlvbl9pZBgBIAEoCSKoAQoMUGFydFZlcnNpb25zEg8KB3BhcnRfaWQYASABKAkSEQoJcGFydF9uYW1lGAIgASgJEhQKDG1hY2hpbmVfbmFtZRgDIAEoCRISCgpzdmNfc2VydmVyGAQgASgJEhEKCXN2Y19hZ2VudBgFIAEoCRIbChNzdmNfc2VydmVyX3JlcG9ydGVkGAYgASgJEhoKEnN2Y19hZ2VudF9yZXBvcnRlZBgHIAEoCSJIChtHZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USKQoFcGFydHMYASADKAsyGi5zdmMuY2xvdWQudjEuUGFydFZlcnNpb25zIn8KGlNldExvY2F0aW9uVmVyc2lvbnNSZXF1ZXN0EhMKC2xvY2F0aW9uX2lkGAEgASgJEhcKCnN2Y19zZXJ2ZXIYAiABKAlIAIgBARIWCglzdmNfYWdlbnQYAyABKAlIAYgBAUINCgtfc3ZjX3NlcnZlckIMCgpfc3ZjX2FnZW50IjQKG1NldExvY2F0aW9uVmVyc2lvbnNSZXNwb25zZRIVCg1wYXJ0c19jaGFuZ2VkGAEgASgNIosBChNHZXRMb2dWb2x1bWVSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkSKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHYnVja2V0cxgEIAEoDSJMCg9Mb2dWb2x1bWVCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmNvdW50cxgCIAMoDSJWChRHZXRMb2dWb2x1bWVSZXNwb25zZRIOCgZsZXZlbHMYASADKAkSLgoHYnVja2V0cxgCIAMoCzIdLnN2Yy5jbG91ZC52MS5Mb2dWb2x1bWVCdWNrZXQiLwoYTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0EhMKC2ZyYWdtZW50X2lkGAEgASgJIn8KDEZyYWdtZW50VXNlchIPCgdwYXJ0X2lkGAEgASgJEhEKCXBhcnRfbmFtZRgCIAEoCRISCgptYWNoaW5lX2lkGAMgASgJEhQKDG1hY2hpbmVfbmFtZRgEIAEoCRIOCgZkaXJlY3QYBSABKAgSEQoJbW9kc19qc29uGAYgASgJIkYKGUxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USKQoFdXNlcnMYASADKAsyGi5zdmMuY2xvdWQudjEuRnJhZ21lbnRVc2VyIi8KHENyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJJCh1DcmVhdGVQYXJ0Q3JlZGVudGlhbHNSZXNwb25zZRIOCgZrZXlfaWQYASABKAkSGAoQY3JlZGVudGlhbHNfanNvbhgCIAEoCSIoChVXYXRjaFJldmlzaW9uc1JlcXVlc3QSDwoHcGFydF9pZBgBIAEoCSJdCg5SZXZpc2lvbk5vdGljZRIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIicKFE1hY2hpbmVDb25maWdSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAki1wEKFU1hY2hpbmVDb25maWdSZXNwb25zZRIOCgZjb25maWcYASABKAkSEAoIcmV2aXNpb24YAiABKAkSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHcGFydF9pZBgEIAEoCRISCgptYWNoaW5lX2lkGAUgASgJEhMKC2xvY2F0aW9uX2lkGAYgASgJEhYKDnByaW1hcnlfb3JnX2lkGAcgASgJEgwKBGZxZG4YCCABKAkSEgoKbG9jYWxfZnFkbhgJIAEoCSKlAQoMVXBsb2FkZWRGaWxlEgoKAmlkGAEgASgJEg8KB3BhcnRfaWQYAiABKAkSEQoJZmlsZV9uYW1lGAMgASgJEhYKDmZpbGVfZXh0ZW5zaW9uGAQgASgJEgwKBHNpemUYBSABKAMSDgoGc2hhMjU2GAYgASgJEi8KC3VwbG9hZGVkX29uGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIjChBMaXN0RmlsZXNSZXF1ZXN0Eg8KB3BhcnRfaWQYASABKAkiPgoRTGlzdEZpbGVzUmVzcG9uc2USKQoFZmlsZXMYASADKAsyGi5zdmMuY2xvdWQudjEuVXBsb2FkZWRGaWxlIjcKE0Rvd25sb2FkRmlsZVJlcXVlc3QSDwoHcGFydF9pZBgBIAEoCRIPCgdmaWxlX2lkGAIgASgJIk4KFERvd25sb2FkRmlsZVJlc3BvbnNlEigKBGZpbGUYASABKAsyGi5zdmMuY2xvdWQudjEuVXBsb2FkZWRGaWxlEgwKBGRhdGEYAiABKAwiRAofUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVxdWVzdBIPCgdwYXJ0X2lkGAEgASgJEhAKCHJldmlzaW9uGAIgASgJIkgKIFJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlc3BvbnNlEiQKBHBhcnQYASABKAsyFi52aWFtLmFwcC52MS5Sb2JvdFBhcnQicwoEVXNlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIgCgRyb2xlGAMgASgOMhIuc3ZjLmNsb3VkLnYxLlJvbGUSLgoKY3JlYXRlZF9vbhgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAibAoOQWRkVXNlclJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEiAKBHJvbGUYBCABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSIzCg9BZGRVc2VyUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIlwKDlNldFJvbGVSZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEiAKBHJvbGUYAyABKA4yEi5zdmMuY2xvdWQudjEuUm9sZSIzCg9TZXRSb2xlUmVzcG9uc2USIAoEdXNlchgBIAEoCzISLnN2Yy5jbG91ZC52MS5Vc2VyIisKEExpc3RVc2Vyc1JlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJIjYKEUxpc3RVc2Vyc1Jlc3BvbnNlEiEKBXVzZXJzGAEgAygLMhIuc3ZjLmNsb3VkLnYxLlVzZXIiwgEKCkludml0YXRpb24SCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg0KBWVtYWlsGAMgASgJEiAKBHJvbGUYBCABKA4yEi5zdmMuY2xvdWQudjEuUm9sZRIuCgpjcmVhdGVkX29uGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX29uGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjChdDcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBIXCg9vcmdhbml6YXRpb25faWQYASABKAkSDQoFZW1haWwYAiABKAkSIAoEcm9sZRgDIAEoDjISLnN2Yy5jbG91ZC52MS5Sb2xlIlcKGENyZWF0ZUludml0YXRpb25SZXNwb25zZRIsCgppbnZpdGF0aW9uGAEgASgLMhguc3ZjLmNsb3VkLnYxLkludml0YXRpb24SDQoFdG9rZW4YAiABKAkiTAoXQWNjZXB0SW52aXRhdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkSFQoIcGFzc3dvcmQYAiABKAlIAIgBAUILCglfcGFzc3dvcmQiVQoYQWNjZXB0SW52aXRhdGlvblJlc3BvbnNlEiAKBHVzZXIYASABKAsyEi5zdmMuY2xvdWQudjEuVXNlchIXCg9vcmdhbml6YXRpb25faWQYAiABKAkilgEKB1JlbGVhc2USDwoHcHJvZHVjdBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHBsYXRmb3JtGAMgASgJEgsKA3VybBgEIAEoCRIOCgZzaGEyNTYYBSABKAkSDAoEc2l6ZRgGIAEoAxIsCghhZGRlZF9vbhgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOQoHQ2hhbm5lbBIPCgdwcm9kdWN0GAEgASgJEgwKBG5hbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCSI3ChNMaXN0UmVsZWFzZXNSZXF1ZXN0EhQKB3Byb2R1Y3QYASABKAlIAIgBAUIKCghfcHJvZHVjdCJoChRMaXN0UmVsZWFzZXNSZXNwb25zZRInCghyZWxlYXNlcxgBIAMoCzIVLnN2Yy5jbG91ZC52MS5SZWxlYXNlEicKCGNoYW5uZWxzGAIgAygLMhUuc3ZjLmNsb3VkLnYxLkNoYW5uZWwiRgoRU2V0Q2hhbm5lbFJlcXVlc3QSDwoHcHJvZHVjdBgBIAEoCRIPCgdjaGFubmVsGAIgASgJEg8KB3ZlcnNpb24YAyABKAkiPAoSU2V0Q2hhbm5lbFJlc3BvbnNlEiYKB2NoYW5uZWwYASABKAsyFS5zdmMuY2xvdWQudjEuQ2hhbm5lbCIkCghMb2dCYXRjaBIKCgJpZBgBIAEoCRIMCgRsb2dzGAIgAygMKlAKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg4KClJPTEVfT1dORVIQARIRCg1ST0xFX09QRVJBVE9SEAISDwoLUk9MRV9WSUVXRVIQAzL3DQoMQ2xvdWRTZXJ2aWNlElUKDldhdGNoUmV2aXNpb25zEiMuc3ZjLmNsb3VkLnYxLldhdGNoUmV2aXNpb25zUmVxdWVzdBocLnN2Yy5jbG91ZC52MS5SZXZpc2lvbk5vdGljZTABElgKDU1hY2hpbmVDb25maWcSIi5zdmMuY2xvdWQudjEuTWFjaGluZUNvbmZpZ1JlcXVlc3QaIy5zdmMuY2xvdWQudjEuTWFjaGluZUNvbmZpZ1Jlc3BvbnNlEkwKCUxpc3RGaWxlcxIeLnN2Yy5jbG91ZC52MS5MaXN0RmlsZXNSZXF1ZXN0Gh8uc3ZjLmNsb3VkLnYxLkxpc3RGaWxlc1Jlc3BvbnNlElcKDERvd25sb2FkRmlsZRIhLnN2Yy5jbG91ZC52MS5Eb3dubG9hZEZpbGVSZXF1ZXN0GiIuc3ZjLmNsb3VkLnYxLkRvd25sb2FkRmlsZVJlc3BvbnNlMAESZwoSUmVwb3J0Q29uZmlnU3RhdHVzEicuc3ZjLmNsb3VkLnYxLlJlcG9ydENvbmZpZ1N0YXR1c1JlcXVlc3QaKC5zdmMuY2xvdWQudjEuUmVwb3J0Q29uZmlnU3RhdHVzUmVzcG9uc2USeQoYUmVzdG9yZVJvYm90UGFydFJldmlzaW9uEi0uc3ZjLmNsb3VkLnYxLlJlc3RvcmVSb2JvdFBhcnRSZXZpc2lvblJlcXVlc3QaLi5zdmMuY2xvdWQudjEuUmVzdG9yZVJvYm90UGFydFJldmlzaW9uUmVzcG9uc2USRgoHQWRkVXNlchIcLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5BZGRVc2VyUmVzcG9uc2USRgoHU2V0Um9sZRIcLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVxdWVzdBodLnN2Yy5jbG91ZC52MS5TZXRSb2xlUmVzcG9uc2USTAoJTGlzdFVzZXJzEh4uc3ZjLmNsb3VkLnYxLkxpc3RVc2Vyc1JlcXVlc3QaHy5zdmMuY2xvdWQudjEuTGlzdFVzZXJzUmVzcG9uc2USYQoQQ3JlYXRlSW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5DcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USYQoQQWNjZXB0SW52aXRhdGlvbhIlLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBomLnN2Yy5jbG91ZC52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USVQoMTGlzdFJlbGVhc2VzEiEuc3ZjLmNsb3VkLnYxLkxpc3RSZWxlYXNlc1JlcXVlc3QaIi5zdmMuY2xvdWQudjEuTGlzdFJlbGVhc2VzUmVzcG9uc2USTwoKU2V0Q2hhbm5lbBIfLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVxdWVzdBogLnN2Yy5jbG91ZC52MS5TZXRDaGFubmVsUmVzcG9uc2UScAoVQ3JlYXRlUGFydENyZWRlbnRpYWxzEiouc3ZjLmNsb3VkLnYxLkNyZWF0ZVBhcnRDcmVkZW50aWFsc1JlcXVlc3QaKy5zdmMuY2xvdWQudjEuQ3JlYXRlUGFydENyZWRlbnRpYWxzUmVzcG9uc2USZAoRTGlzdEZyYWdtZW50VXNlcnMSJi5zdmMuY2xvdWQudjEuTGlzdEZyYWdtZW50VXNlcnNSZXF1ZXN0Gicuc3ZjLmNsb3VkLnYxLkxpc3RGcmFnbWVudFVzZXJzUmVzcG9uc2USVQoMR2V0TG9nVm9sdW1lEiEuc3ZjLmNsb3VkLnYxLkdldExvZ1ZvbHVtZVJlcXVlc3QaIi5zdmMuY2xvdWQudjEuR2V0TG9nVm9sdW1lUmVzcG9uc2USagoTR2V0TG9jYXRpb25WZXJzaW9ucxIoLnN2Yy5jbG91ZC52MS5HZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBopLnN2Yy5jbG91ZC52MS5HZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USagoTU2V0TG9jYXRpb25WZXJzaW9ucxIoLnN2Yy5jbG91ZC52MS5TZXRMb2NhdGlvblZlcnNpb25zUmVxdWVzdBopLnN2Yy5jbG91ZC52MS5TZXRMb2NhdGlvblZlcnNpb25zUmVzcG9uc2USWAoNR2V0UGFydFN0YXR1cxIiLnN2Yy5jbG91ZC52MS5HZXRQYXJ0U3RhdHVzUmVxdWVzdBojLnN2Yy5jbG91ZC52MS5HZXRQYXJ0U3RhdHVzUmVzcG9uc2ViBnByb3RvMw", [file_app_v1_app, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message svc.cloud.v1.ReportConfigStatusRequest
+ */
+export type ReportConfigStatusRequest = Message<"svc.cloud.v1.ReportConfigStatusRequest"> & {
+  /**
+   * @generated from field: string part_id = 1;
+   */
+  partId: string;
+
+  /**
+   * The revision the machine's resources were built from ("7"; "7 (cache)" while it runs its
+   * cached copy); "" before it ran any.
+   *
+   * @generated from field: string running_revision = 2;
+   */
+  runningRevision: string;
+
+  /**
+   * The newest revision it was handed and refused, and why; both "" when it runs the newest.
+   *
+   * @generated from field: string refused_revision = 3;
+   */
+  refusedRevision: string;
+
+  /**
+   * @generated from field: string refused_reason = 4;
+   */
+  refusedReason: string;
+};
+
+/**
+ * Describes the message svc.cloud.v1.ReportConfigStatusRequest.
+ * Use `create(ReportConfigStatusRequestSchema)` to create a new message.
+ */
+export const ReportConfigStatusRequestSchema: GenMessage<ReportConfigStatusRequest> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 0);
+
+/**
+ * @generated from message svc.cloud.v1.ReportConfigStatusResponse
+ */
+export type ReportConfigStatusResponse = Message<"svc.cloud.v1.ReportConfigStatusResponse"> & {
+};
+
+/**
+ * Describes the message svc.cloud.v1.ReportConfigStatusResponse.
+ * Use `create(ReportConfigStatusResponseSchema)` to create a new message.
+ */
+export const ReportConfigStatusResponseSchema: GenMessage<ReportConfigStatusResponse> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 1);
+
+/**
+ * @generated from message svc.cloud.v1.GetPartStatusRequest
+ */
+export type GetPartStatusRequest = Message<"svc.cloud.v1.GetPartStatusRequest"> & {
+  /**
+   * @generated from field: string part_id = 1;
+   */
+  partId: string;
+};
+
+/**
+ * Describes the message svc.cloud.v1.GetPartStatusRequest.
+ * Use `create(GetPartStatusRequestSchema)` to create a new message.
+ */
+export const GetPartStatusRequestSchema: GenMessage<GetPartStatusRequest> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 2);
+
+/**
+ * @generated from message svc.cloud.v1.GetPartStatusResponse
+ */
+export type GetPartStatusResponse = Message<"svc.cloud.v1.GetPartStatusResponse"> & {
+  /**
+   * When the machine last reached svc-cloud; unset when it never has.
+   *
+   * @generated from field: google.protobuf.Timestamp last_access = 1;
+   */
+  lastAccess?: Timestamp | undefined;
+
+  /**
+   * What its agent last reported: running now, and installed to run after the next restart.
+   *
+   * @generated from field: string svc_server = 2;
+   */
+  svcServer: string;
+
+  /**
+   * @generated from field: string svc_server_installed = 3;
+   */
+  svcServerInstalled: string;
+
+  /**
+   * @generated from field: string svc_agent = 4;
+   */
+  svcAgent: string;
+
+  /**
+   * @generated from field: string svc_agent_installed = 5;
+   */
+  svcAgentInstalled: string;
+
+  /**
+   * @generated from field: string os = 6;
+   */
+  os: string;
+
+  /**
+   * @generated from field: string platform = 7;
+   */
+  platform: string;
+
+  /**
+   * The part's newest revision in svc-cloud.
+   *
+   * @generated from field: string revision = 8;
+   */
+  revision: string;
+
+  /**
+   * What the machine last said of its config (ReportConfigStatusRequest), and when.
+   *
+   * @generated from field: string running_revision = 9;
+   */
+  runningRevision: string;
+
+  /**
+   * @generated from field: string refused_revision = 10;
+   */
+  refusedRevision: string;
+
+  /**
+   * @generated from field: string refused_reason = 11;
+   */
+  refusedReason: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp config_reported_at = 12;
+   */
+  configReportedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message svc.cloud.v1.GetPartStatusResponse.
+ * Use `create(GetPartStatusResponseSchema)` to create a new message.
+ */
+export const GetPartStatusResponseSchema: GenMessage<GetPartStatusResponse> = /*@__PURE__*/
+  messageDesc(file_svc_cloud_v1_cloud, 3);
 
 /**
  * @generated from message svc.cloud.v1.GetLocationVersionsRequest
@@ -36,7 +183,7 @@ export type GetLocationVersionsRequest = Message<"svc.cloud.v1.GetLocationVersio
  * Use `create(GetLocationVersionsRequestSchema)` to create a new message.
  */
 export const GetLocationVersionsRequestSchema: GenMessage<GetLocationVersionsRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 0);
+  messageDesc(file_svc_cloud_v1_cloud, 4);
 
 /**
  * @generated from message svc.cloud.v1.PartVersions
@@ -87,7 +234,7 @@ export type PartVersions = Message<"svc.cloud.v1.PartVersions"> & {
  * Use `create(PartVersionsSchema)` to create a new message.
  */
 export const PartVersionsSchema: GenMessage<PartVersions> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 1);
+  messageDesc(file_svc_cloud_v1_cloud, 5);
 
 /**
  * @generated from message svc.cloud.v1.GetLocationVersionsResponse
@@ -104,7 +251,7 @@ export type GetLocationVersionsResponse = Message<"svc.cloud.v1.GetLocationVersi
  * Use `create(GetLocationVersionsResponseSchema)` to create a new message.
  */
 export const GetLocationVersionsResponseSchema: GenMessage<GetLocationVersionsResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 2);
+  messageDesc(file_svc_cloud_v1_cloud, 6);
 
 /**
  * @generated from message svc.cloud.v1.SetLocationVersionsRequest
@@ -133,7 +280,7 @@ export type SetLocationVersionsRequest = Message<"svc.cloud.v1.SetLocationVersio
  * Use `create(SetLocationVersionsRequestSchema)` to create a new message.
  */
 export const SetLocationVersionsRequestSchema: GenMessage<SetLocationVersionsRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 3);
+  messageDesc(file_svc_cloud_v1_cloud, 7);
 
 /**
  * @generated from message svc.cloud.v1.SetLocationVersionsResponse
@@ -152,7 +299,7 @@ export type SetLocationVersionsResponse = Message<"svc.cloud.v1.SetLocationVersi
  * Use `create(SetLocationVersionsResponseSchema)` to create a new message.
  */
 export const SetLocationVersionsResponseSchema: GenMessage<SetLocationVersionsResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 4);
+  messageDesc(file_svc_cloud_v1_cloud, 8);
 
 /**
  * @generated from message svc.cloud.v1.GetLogVolumeRequest
@@ -186,7 +333,7 @@ export type GetLogVolumeRequest = Message<"svc.cloud.v1.GetLogVolumeRequest"> & 
  * Use `create(GetLogVolumeRequestSchema)` to create a new message.
  */
 export const GetLogVolumeRequestSchema: GenMessage<GetLogVolumeRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 5);
+  messageDesc(file_svc_cloud_v1_cloud, 9);
 
 /**
  * @generated from message svc.cloud.v1.LogVolumeBucket
@@ -210,7 +357,7 @@ export type LogVolumeBucket = Message<"svc.cloud.v1.LogVolumeBucket"> & {
  * Use `create(LogVolumeBucketSchema)` to create a new message.
  */
 export const LogVolumeBucketSchema: GenMessage<LogVolumeBucket> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 6);
+  messageDesc(file_svc_cloud_v1_cloud, 10);
 
 /**
  * @generated from message svc.cloud.v1.GetLogVolumeResponse
@@ -232,7 +379,7 @@ export type GetLogVolumeResponse = Message<"svc.cloud.v1.GetLogVolumeResponse"> 
  * Use `create(GetLogVolumeResponseSchema)` to create a new message.
  */
 export const GetLogVolumeResponseSchema: GenMessage<GetLogVolumeResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 7);
+  messageDesc(file_svc_cloud_v1_cloud, 11);
 
 /**
  * @generated from message svc.cloud.v1.ListFragmentUsersRequest
@@ -249,7 +396,7 @@ export type ListFragmentUsersRequest = Message<"svc.cloud.v1.ListFragmentUsersRe
  * Use `create(ListFragmentUsersRequestSchema)` to create a new message.
  */
 export const ListFragmentUsersRequestSchema: GenMessage<ListFragmentUsersRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 8);
+  messageDesc(file_svc_cloud_v1_cloud, 12);
 
 /**
  * @generated from message svc.cloud.v1.FragmentUser
@@ -295,7 +442,7 @@ export type FragmentUser = Message<"svc.cloud.v1.FragmentUser"> & {
  * Use `create(FragmentUserSchema)` to create a new message.
  */
 export const FragmentUserSchema: GenMessage<FragmentUser> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 9);
+  messageDesc(file_svc_cloud_v1_cloud, 13);
 
 /**
  * @generated from message svc.cloud.v1.ListFragmentUsersResponse
@@ -312,7 +459,7 @@ export type ListFragmentUsersResponse = Message<"svc.cloud.v1.ListFragmentUsersR
  * Use `create(ListFragmentUsersResponseSchema)` to create a new message.
  */
 export const ListFragmentUsersResponseSchema: GenMessage<ListFragmentUsersResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 10);
+  messageDesc(file_svc_cloud_v1_cloud, 14);
 
 /**
  * @generated from message svc.cloud.v1.CreatePartCredentialsRequest
@@ -329,7 +476,7 @@ export type CreatePartCredentialsRequest = Message<"svc.cloud.v1.CreatePartCrede
  * Use `create(CreatePartCredentialsRequestSchema)` to create a new message.
  */
 export const CreatePartCredentialsRequestSchema: GenMessage<CreatePartCredentialsRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 11);
+  messageDesc(file_svc_cloud_v1_cloud, 15);
 
 /**
  * @generated from message svc.cloud.v1.CreatePartCredentialsResponse
@@ -353,7 +500,7 @@ export type CreatePartCredentialsResponse = Message<"svc.cloud.v1.CreatePartCred
  * Use `create(CreatePartCredentialsResponseSchema)` to create a new message.
  */
 export const CreatePartCredentialsResponseSchema: GenMessage<CreatePartCredentialsResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 12);
+  messageDesc(file_svc_cloud_v1_cloud, 16);
 
 /**
  * @generated from message svc.cloud.v1.WatchRevisionsRequest
@@ -370,7 +517,7 @@ export type WatchRevisionsRequest = Message<"svc.cloud.v1.WatchRevisionsRequest"
  * Use `create(WatchRevisionsRequestSchema)` to create a new message.
  */
 export const WatchRevisionsRequestSchema: GenMessage<WatchRevisionsRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 13);
+  messageDesc(file_svc_cloud_v1_cloud, 17);
 
 /**
  * @generated from message svc.cloud.v1.RevisionNotice
@@ -401,7 +548,7 @@ export type RevisionNotice = Message<"svc.cloud.v1.RevisionNotice"> & {
  * Use `create(RevisionNoticeSchema)` to create a new message.
  */
 export const RevisionNoticeSchema: GenMessage<RevisionNotice> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 14);
+  messageDesc(file_svc_cloud_v1_cloud, 18);
 
 /**
  * @generated from message svc.cloud.v1.MachineConfigRequest
@@ -418,7 +565,7 @@ export type MachineConfigRequest = Message<"svc.cloud.v1.MachineConfigRequest"> 
  * Use `create(MachineConfigRequestSchema)` to create a new message.
  */
 export const MachineConfigRequestSchema: GenMessage<MachineConfigRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 15);
+  messageDesc(file_svc_cloud_v1_cloud, 19);
 
 /**
  * @generated from message svc.cloud.v1.MachineConfigResponse
@@ -482,7 +629,7 @@ export type MachineConfigResponse = Message<"svc.cloud.v1.MachineConfigResponse"
  * Use `create(MachineConfigResponseSchema)` to create a new message.
  */
 export const MachineConfigResponseSchema: GenMessage<MachineConfigResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 16);
+  messageDesc(file_svc_cloud_v1_cloud, 20);
 
 /**
  * @generated from message svc.cloud.v1.UploadedFile
@@ -533,7 +680,7 @@ export type UploadedFile = Message<"svc.cloud.v1.UploadedFile"> & {
  * Use `create(UploadedFileSchema)` to create a new message.
  */
 export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 17);
+  messageDesc(file_svc_cloud_v1_cloud, 21);
 
 /**
  * @generated from message svc.cloud.v1.ListFilesRequest
@@ -550,7 +697,7 @@ export type ListFilesRequest = Message<"svc.cloud.v1.ListFilesRequest"> & {
  * Use `create(ListFilesRequestSchema)` to create a new message.
  */
 export const ListFilesRequestSchema: GenMessage<ListFilesRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 18);
+  messageDesc(file_svc_cloud_v1_cloud, 22);
 
 /**
  * @generated from message svc.cloud.v1.ListFilesResponse
@@ -567,7 +714,7 @@ export type ListFilesResponse = Message<"svc.cloud.v1.ListFilesResponse"> & {
  * Use `create(ListFilesResponseSchema)` to create a new message.
  */
 export const ListFilesResponseSchema: GenMessage<ListFilesResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 19);
+  messageDesc(file_svc_cloud_v1_cloud, 23);
 
 /**
  * @generated from message svc.cloud.v1.DownloadFileRequest
@@ -589,7 +736,7 @@ export type DownloadFileRequest = Message<"svc.cloud.v1.DownloadFileRequest"> & 
  * Use `create(DownloadFileRequestSchema)` to create a new message.
  */
 export const DownloadFileRequestSchema: GenMessage<DownloadFileRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 20);
+  messageDesc(file_svc_cloud_v1_cloud, 24);
 
 /**
  * The first message carries `file`; every message after it a chunk of the content.
@@ -613,7 +760,7 @@ export type DownloadFileResponse = Message<"svc.cloud.v1.DownloadFileResponse"> 
  * Use `create(DownloadFileResponseSchema)` to create a new message.
  */
 export const DownloadFileResponseSchema: GenMessage<DownloadFileResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 21);
+  messageDesc(file_svc_cloud_v1_cloud, 25);
 
 /**
  * Makes a new revision equal to an earlier one; history is never rewritten.
@@ -637,7 +784,7 @@ export type RestoreRobotPartRevisionRequest = Message<"svc.cloud.v1.RestoreRobot
  * Use `create(RestoreRobotPartRevisionRequestSchema)` to create a new message.
  */
 export const RestoreRobotPartRevisionRequestSchema: GenMessage<RestoreRobotPartRevisionRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 22);
+  messageDesc(file_svc_cloud_v1_cloud, 26);
 
 /**
  * @generated from message svc.cloud.v1.RestoreRobotPartRevisionResponse
@@ -654,7 +801,7 @@ export type RestoreRobotPartRevisionResponse = Message<"svc.cloud.v1.RestoreRobo
  * Use `create(RestoreRobotPartRevisionResponseSchema)` to create a new message.
  */
 export const RestoreRobotPartRevisionResponseSchema: GenMessage<RestoreRobotPartRevisionResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 23);
+  messageDesc(file_svc_cloud_v1_cloud, 27);
 
 /**
  * A user as a member of one organisation; role is theirs there.
@@ -688,7 +835,7 @@ export type User = Message<"svc.cloud.v1.User"> & {
  * Use `create(UserSchema)` to create a new message.
  */
 export const UserSchema: GenMessage<User> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 24);
+  messageDesc(file_svc_cloud_v1_cloud, 28);
 
 /**
  * @generated from message svc.cloud.v1.AddUserRequest
@@ -722,7 +869,7 @@ export type AddUserRequest = Message<"svc.cloud.v1.AddUserRequest"> & {
  * Use `create(AddUserRequestSchema)` to create a new message.
  */
 export const AddUserRequestSchema: GenMessage<AddUserRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 25);
+  messageDesc(file_svc_cloud_v1_cloud, 29);
 
 /**
  * @generated from message svc.cloud.v1.AddUserResponse
@@ -739,7 +886,7 @@ export type AddUserResponse = Message<"svc.cloud.v1.AddUserResponse"> & {
  * Use `create(AddUserResponseSchema)` to create a new message.
  */
 export const AddUserResponseSchema: GenMessage<AddUserResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 26);
+  messageDesc(file_svc_cloud_v1_cloud, 30);
 
 /**
  * @generated from message svc.cloud.v1.SetRoleRequest
@@ -766,7 +913,7 @@ export type SetRoleRequest = Message<"svc.cloud.v1.SetRoleRequest"> & {
  * Use `create(SetRoleRequestSchema)` to create a new message.
  */
 export const SetRoleRequestSchema: GenMessage<SetRoleRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 27);
+  messageDesc(file_svc_cloud_v1_cloud, 31);
 
 /**
  * @generated from message svc.cloud.v1.SetRoleResponse
@@ -783,7 +930,7 @@ export type SetRoleResponse = Message<"svc.cloud.v1.SetRoleResponse"> & {
  * Use `create(SetRoleResponseSchema)` to create a new message.
  */
 export const SetRoleResponseSchema: GenMessage<SetRoleResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 28);
+  messageDesc(file_svc_cloud_v1_cloud, 32);
 
 /**
  * @generated from message svc.cloud.v1.ListUsersRequest
@@ -800,7 +947,7 @@ export type ListUsersRequest = Message<"svc.cloud.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 29);
+  messageDesc(file_svc_cloud_v1_cloud, 33);
 
 /**
  * @generated from message svc.cloud.v1.ListUsersResponse
@@ -817,7 +964,7 @@ export type ListUsersResponse = Message<"svc.cloud.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 30);
+  messageDesc(file_svc_cloud_v1_cloud, 34);
 
 /**
  * @generated from message svc.cloud.v1.Invitation
@@ -859,7 +1006,7 @@ export type Invitation = Message<"svc.cloud.v1.Invitation"> & {
  * Use `create(InvitationSchema)` to create a new message.
  */
 export const InvitationSchema: GenMessage<Invitation> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 31);
+  messageDesc(file_svc_cloud_v1_cloud, 35);
 
 /**
  * @generated from message svc.cloud.v1.CreateInvitationRequest
@@ -886,7 +1033,7 @@ export type CreateInvitationRequest = Message<"svc.cloud.v1.CreateInvitationRequ
  * Use `create(CreateInvitationRequestSchema)` to create a new message.
  */
 export const CreateInvitationRequestSchema: GenMessage<CreateInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 32);
+  messageDesc(file_svc_cloud_v1_cloud, 36);
 
 /**
  * The token is shown here once and kept only as a hash.
@@ -910,7 +1057,7 @@ export type CreateInvitationResponse = Message<"svc.cloud.v1.CreateInvitationRes
  * Use `create(CreateInvitationResponseSchema)` to create a new message.
  */
 export const CreateInvitationResponseSchema: GenMessage<CreateInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 33);
+  messageDesc(file_svc_cloud_v1_cloud, 37);
 
 /**
  * @generated from message svc.cloud.v1.AcceptInvitationRequest
@@ -934,7 +1081,7 @@ export type AcceptInvitationRequest = Message<"svc.cloud.v1.AcceptInvitationRequ
  * Use `create(AcceptInvitationRequestSchema)` to create a new message.
  */
 export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 34);
+  messageDesc(file_svc_cloud_v1_cloud, 38);
 
 /**
  * @generated from message svc.cloud.v1.AcceptInvitationResponse
@@ -956,7 +1103,7 @@ export type AcceptInvitationResponse = Message<"svc.cloud.v1.AcceptInvitationRes
  * Use `create(AcceptInvitationResponseSchema)` to create a new message.
  */
 export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 35);
+  messageDesc(file_svc_cloud_v1_cloud, 39);
 
 /**
  * @generated from message svc.cloud.v1.Release
@@ -1009,7 +1156,7 @@ export type Release = Message<"svc.cloud.v1.Release"> & {
  * Use `create(ReleaseSchema)` to create a new message.
  */
 export const ReleaseSchema: GenMessage<Release> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 36);
+  messageDesc(file_svc_cloud_v1_cloud, 40);
 
 /**
  * @generated from message svc.cloud.v1.Channel
@@ -1036,7 +1183,7 @@ export type Channel = Message<"svc.cloud.v1.Channel"> & {
  * Use `create(ChannelSchema)` to create a new message.
  */
 export const ChannelSchema: GenMessage<Channel> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 37);
+  messageDesc(file_svc_cloud_v1_cloud, 41);
 
 /**
  * @generated from message svc.cloud.v1.ListReleasesRequest
@@ -1055,7 +1202,7 @@ export type ListReleasesRequest = Message<"svc.cloud.v1.ListReleasesRequest"> & 
  * Use `create(ListReleasesRequestSchema)` to create a new message.
  */
 export const ListReleasesRequestSchema: GenMessage<ListReleasesRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 38);
+  messageDesc(file_svc_cloud_v1_cloud, 42);
 
 /**
  * @generated from message svc.cloud.v1.ListReleasesResponse
@@ -1077,7 +1224,7 @@ export type ListReleasesResponse = Message<"svc.cloud.v1.ListReleasesResponse"> 
  * Use `create(ListReleasesResponseSchema)` to create a new message.
  */
 export const ListReleasesResponseSchema: GenMessage<ListReleasesResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 39);
+  messageDesc(file_svc_cloud_v1_cloud, 43);
 
 /**
  * @generated from message svc.cloud.v1.SetChannelRequest
@@ -1104,7 +1251,7 @@ export type SetChannelRequest = Message<"svc.cloud.v1.SetChannelRequest"> & {
  * Use `create(SetChannelRequestSchema)` to create a new message.
  */
 export const SetChannelRequestSchema: GenMessage<SetChannelRequest> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 40);
+  messageDesc(file_svc_cloud_v1_cloud, 44);
 
 /**
  * @generated from message svc.cloud.v1.SetChannelResponse
@@ -1121,7 +1268,7 @@ export type SetChannelResponse = Message<"svc.cloud.v1.SetChannelResponse"> & {
  * Use `create(SetChannelResponseSchema)` to create a new message.
  */
 export const SetChannelResponseSchema: GenMessage<SetChannelResponse> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 41);
+  messageDesc(file_svc_cloud_v1_cloud, 45);
 
 /**
  * viam.app.v1.LogRequest as svc-cloud reads it: the same wire, each entry kept as the bytes of its
@@ -1147,7 +1294,7 @@ export type LogBatch = Message<"svc.cloud.v1.LogBatch"> & {
  * Use `create(LogBatchSchema)` to create a new message.
  */
 export const LogBatchSchema: GenMessage<LogBatch> = /*@__PURE__*/
-  messageDesc(file_svc_cloud_v1_cloud, 42);
+  messageDesc(file_svc_cloud_v1_cloud, 46);
 
 /**
  * Owners manage users and keys; operators edit machines; viewers read.
@@ -1228,6 +1375,18 @@ export const CloudService: GenService<{
     methodKind: "server_streaming";
     input: typeof DownloadFileRequestSchema;
     output: typeof DownloadFileResponseSchema;
+  },
+  /**
+   * Device side: which revision the machine runs, and the newest one it refused with its reason
+   * (a config with errors, or one svc-server cannot apply); the part's own key only. Said after
+   * each revision the machine is handed and again whenever svc-cloud is reachable again.
+   *
+   * @generated from rpc svc.cloud.v1.CloudService.ReportConfigStatus
+   */
+  reportConfigStatus: {
+    methodKind: "unary";
+    input: typeof ReportConfigStatusRequestSchema;
+    output: typeof ReportConfigStatusResponseSchema;
   },
   /**
    * User side.
@@ -1349,6 +1508,17 @@ export const CloudService: GenService<{
     methodKind: "unary";
     input: typeof SetLocationVersionsRequestSchema;
     output: typeof SetLocationVersionsResponseSchema;
+  },
+  /**
+   * A part's status for a viewer or more: when its machine last reached svc-cloud, the versions
+   * its agent reported, and what its machine said of its config (ReportConfigStatus).
+   *
+   * @generated from rpc svc.cloud.v1.CloudService.GetPartStatus
+   */
+  getPartStatus: {
+    methodKind: "unary";
+    input: typeof GetPartStatusRequestSchema;
+    output: typeof GetPartStatusResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_svc_cloud_v1_cloud, 0);
