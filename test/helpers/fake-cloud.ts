@@ -22,6 +22,8 @@ export interface FakeCloud {
   /** Revisions WatchRevisions sends on each new stream, as fast as it can. */
   notices: string[];
   readonly calls: { machineConfig: number; watch: number };
+  /** What RobotService.Certificate answers: none by default. */
+  certificate: { tlsCertificate: string; tlsPrivateKey: string };
   /** Each ReportConfigStatus the machine made, oldest first. */
   readonly reports: { runningRevision: string; refusedRevision: string; refusedReason: string }[];
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startFakeCloud(first: FakeAnswer): Promise<FakeCloud> {
     notices: [] as string[],
     calls: { machineConfig: 0, watch: 0 },
     reports: [] as FakeCloud["reports"],
+    certificate: { tlsCertificate: "", tlsPrivateKey: "" },
   };
   const routes = (router: ConnectRouter) => {
     router.service(AuthService, { authenticate: async () => ({ accessToken: "fake-token" }) });
@@ -55,6 +58,7 @@ export async function startFakeCloud(first: FakeAnswer): Promise<FakeCloud> {
     router.service(RobotService, {
       needsRestart: async () => ({ id: "part-1", mustRestart: false }),
       log: async () => ({}),
+      certificate: async () => ({ id: "part-1", ...fake.certificate }),
     });
   };
   const server: Http2Server = createServer(connectNodeAdapter({ routes, writeMaxBytes: 256 * 1024 * 1024 }));

@@ -8,7 +8,7 @@ import { createLinuxLogging, LogFileError, type LinuxLogging } from "../logging/
 import { registerLinuxModels } from "./linux-models.js";
 import { dumpResources, formatNetworkChecks, runNetworkChecks, startCpuProfileFile, type CpuProfileFile } from "./diagnostics/index.js";
 import { serve, type RunningServer, type ServeOptions } from "./serve.js";
-import { bootConfig, createConfigCache, firstBootConfig, prepareCloudStart, RESTART_EXIT_CODE, type CloudStart } from "./cloud/index.js";
+import { bootCertificate, bootConfig, createCertificateCache, createConfigCache, firstBootConfig, prepareCloudStart, RESTART_EXIT_CODE, type CloudStart } from "./cloud/index.js";
 import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
 import { formatIssue } from "./validate-command.js";
 import simMachine from "../../../examples/sim-machine.json";
@@ -96,6 +96,7 @@ async function initialConfig(source: ConfigSource, cloud: CloudStart | undefined
   const log = logging.engine.logger("svc.cloud");
   if (cloud.queueProblem) log.warn(cloud.queueProblem);
   const cache = createConfigCache(cloud.dir, cloud.credentials.partId, Date.now);
+  const certificateCache = createCertificateCache(cloud.dir, cloud.credentials.partId, Date.now);
   const cached = bootConfig(cache, log, { reading: source.beforeCloud!, origin: source.origin });
   const boot = (cached.booted === undefined && (await firstBootConfig(cloud.credentials, log))) || cached;
   return {
@@ -103,7 +104,7 @@ async function initialConfig(source: ConfigSource, cloud: CloudStart | undefined
     config: boot.config,
     origin: boot.origin,
     revision: boot.revision,
-    cloud: { credentials: cloud.credentials, cache, booted: boot.booted, logQueue: cloud.logQueue },
+    cloud: { credentials: cloud.credentials, cache, booted: boot.booted, certificateCache, bootedCertificate: bootCertificate(certificateCache, log), logQueue: cloud.logQueue },
   };
 }
 

@@ -5,11 +5,12 @@
 // and the orderly stop. What follows the configuration (auth, the browser rules, telemetry, the
 // restart-only warning) hears it from the machine's config events.
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { X509Certificate } from "node:crypto";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createResourceLookup, followConfigInForce, type Clock, type CloudMetadata, type ConfigReading, type LogEngine, type Machine, type MachineConfig } from "../../../core/index.js";
+import { createResourceLookup, followConfigInForce, type Clock, type CloudMetadata, type ConfigReading, type LogEngine, type Logger, type Machine, type MachineConfig } from "../../../core/index.js";
 import { createNodeClock, type OfflineLogQueue } from "../logging/index.js";
-import { startCloudSide, type CachedConfig, type CloudCredentials, type CloudSide, type ConfigCache } from "./cloud/index.js";
+import { startCloudSide, type CachedConfig, type CertificateCache, type CloudCredentials, type CloudSide, type ConfigCache, type PartCertificate } from "./cloud/index.js";
 import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning, type ApiKeyAuth } from "./auth/index.js";
 import { configFileSource } from "./config-watch/index.js";
 import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
@@ -61,6 +62,9 @@ export interface CloudServing {
   credentials: CloudCredentials;
   cache: ConfigCache;
   booted?: CachedConfig;
+  certificateCache: CertificateCache;
+  /** svc-cloud's certificate for the part, from the cache: the port offers TLS with it at once. */
+  bootedCertificate?: PartCertificate;
   logQueue?: OfflineLogQueue;
 }
 
@@ -114,7 +118,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   };
 
   const { network } = startConfig;
-  const useTls = !options.noTls && network.tls_cert_file !== "" && network.tls_key_file !== "";
+  const tls = tlsPlan(options, network);
   const authenticatePath = `/${AuthService.typeName}/${AuthService.method.authenticate.name}`;
   // A flood of refused connections is a few lines a minute per address, not a line each.
   const refusedLines = createPeerLogLimit();
@@ -123,10 +127,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   );
   const server: ApiServer = await createApiServer({
     bindAddress: network.bind_address,
-    tls: useTls ? { certFile: network.tls_cert_file, keyFile: network.tls_key_file } : undefined,
+    tls: tls.files,
+    tlsAlongside: tls.booted && { cert: tls.booted.cert, key: tls.booted.key },
     interceptors,
     httpRoutes: httpRoutes(options, auth, machine, () => cloudSide?.restartRequested() ?? false),
-    access: browserAccessRules(runningConfig),
+    access: browserAccessRules(runningConfig, () => cloudSide?.names() ?? []),
     // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
     // before it learns whether the method is served); Authenticate is open, its body kept small.
     checkRpc: (headers, path, peer) => {
@@ -150,6 +155,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     onRouteError: (error, method, path) => log.error("HTTP route failed", { method: loggedValue(method), path: loggedValue(path), error: String(error) }),
   });
   namesMachine = server.namesMachine;
+  if (tls.booted) sayCloudTls(server, tls.booted, log, "cache");
   // Modules reach their dependencies here: the same API, on a socket only this user can open.
   const parentSocket = await listenOnUnixSocket(sockets.parent, machineApi, { interceptors: [robot.interceptor] });
   log.info("serving", { listening: server.listening.urls, tls: server.secure, auth: auth.enabled });
@@ -158,7 +164,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
 
   // The machine takes loads one after another, so a quick second save never races the first.
   const firstLoad = machine.load(options.initial.reading, options.initial.origin, { revision: options.initial.revision });
-  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock);
+  const offerTls = tls.cloud ? (certificate: PartCertificate) => offerCloudTls(server, certificate, log) : undefined;
+  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock, offerTls);
 
   // The file as written: the watcher hands on only a text that differs from it.
   const { file, written = options.initial.reading.text } = options.initial;
@@ -234,10 +241,11 @@ function configDir(configFile: string | undefined): string {
 }
 
 /** svc-cloud followed: configurations handed to the machine's load, logs uploaded, restarts honoured. */
-function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock): CloudSide {
+function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock, offerTls: ((certificate: PartCertificate) => void) | undefined): CloudSide {
   const requestRestart = options.requestRestart ?? options.requestShutdown;
   return startCloudSide({
     ...cloud,
+    offerTls,
     load: machine.load,
     appliedRevision: () => machine.engine.status().revision,
     log: options.logEngine.logger("svc.cloud"),
@@ -248,6 +256,32 @@ function followCloud(cloud: CloudServing, machine: Machine, options: ServeOption
     },
     restart: requestRestart,
   });
+}
+
+/**
+ * How the port does TLS: with the configuration's files; or, for a cloud-managed machine with
+ * none of its own, with svc-cloud's certificate for its names beside cleartext (a client that
+ * opens with a TLS handshake gets it), the cached one from the start; or not at all (-no-tls).
+ */
+function tlsPlan(options: ServeOptions, network: MachineConfig["network"]) {
+  const files = !options.noTls && network.tls_cert_file !== "" && network.tls_key_file !== "" ? { certFile: network.tls_cert_file, keyFile: network.tls_key_file } : undefined;
+  const cloud = !options.noTls && files === undefined && options.initial.cloud !== undefined;
+  return { files, cloud, booted: cloud ? options.initial.cloud?.bootedCertificate : undefined };
+}
+
+/** The port offers TLS with a new certificate from svc-cloud, saying for which names; one it cannot use changes nothing. */
+function offerCloudTls(server: ApiServer, certificate: PartCertificate, log: Logger): void {
+  try {
+    server.offerTls({ cert: certificate.cert, key: certificate.key });
+    sayCloudTls(server, certificate, log, "svc-cloud");
+  } catch (thrown) {
+    log.warn("cannot offer TLS with svc-cloud's certificate", { error: String(thrown) });
+  }
+}
+
+function sayCloudTls(server: ApiServer, certificate: PartCertificate, log: Logger, from: "svc-cloud" | "cache"): void {
+  const names = new X509Certificate(certificate.cert).subjectAltName ?? "";
+  log.info("offering TLS with svc-cloud's certificate beside cleartext", { names, port: server.port, from });
 }
 
 /** The plain HTTP routes: restart status always; the profiles and shared files when asked for. */

@@ -1,8 +1,8 @@
 // What a broken or hostile cloud sends a cloud-managed svc-server (a fake cloud on the real gRPC
 // wire): a config that is not JSON, nested past any bound, larger than any config may be, an
-// answer that never comes, a flood of revision notices. Each leaves the machine serving as it
-// was, says why in the log (and a refusal to the cloud, for the part's status), and never wedges
-// its stop.
+// answer that never comes, a flood of revision notices, a certificate that cannot be used. Each
+// leaves the machine serving as it was, says why in the log (and a refusal to the cloud, for the
+// part's status), and never wedges its stop.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,8 +29,9 @@ const sensor = (revision: string): FakeAnswer => ({
   config: JSON.stringify({ network: { bind_address: "localhost:0" }, components: [{ name: "temp", api: "rdk:component:sensor", model: "fake" }] }),
 });
 
-async function managedBy(first: FakeAnswer): Promise<{ fake: FakeCloud; server: SvcServerProcess }> {
+async function managedBy(first: FakeAnswer, certificate?: FakeCloud["certificate"]): Promise<{ fake: FakeCloud; server: SvcServerProcess }> {
   fake = await startFakeCloud(first);
+  if (certificate) fake.certificate = certificate;
   const credentials = { cloud: { id: "part-1", api_key: { id: "key-1", key: "k3y" }, app_address: fake.url, refresh_interval: "1s" } };
   server = await startSvcServer(credentials, { env: { SVC_CLOUD_CACHE: join(cacheDir, String(Math.random()).slice(2)) } });
   return { fake, server };
@@ -86,6 +87,16 @@ describe("a cloud-managed svc-server against a hostile cloud", () => {
     expect(Object.keys(await new VIAM.SensorClient(robot, "temp").getReadings()).length).toBeGreaterThan(0);
     await robot.disconnect();
     expect(await server.stop()).toBe(0);
+  });
+
+  it("offers no TLS with a certificate the cloud answers that cannot be used, and says why", async () => {
+    const pem = (kind: string) => `-----BEGIN ${kind}-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END ${kind}-----\n`;
+    const { server } = await managedBy(sensor("1"), { tlsCertificate: pem("CERTIFICATE"), tlsPrivateKey: pem("PRIVATE KEY") });
+    await eventually(async () => ((await revision(server)) === "1" ? true : undefined), "revision 1");
+    const line = await eventually(() => logLines(server.stdout()).find((l) => l.msg.startsWith("svc-cloud answered a certificate that cannot be used")), "the unusable certificate");
+    expect(line.level).toBe("warn");
+    expect(logLines(server.stdout()).map((l) => l.msg)).not.toContain("offering TLS with svc-cloud's certificate beside cleartext");
+    expect(await revision(server)).toBe("1");
   });
 
   it("asks for the config a bounded number of times when the cloud floods it with revision notices", async () => {

@@ -1,16 +1,20 @@
 // svc-server managed by the real svc-cloud, both real processes on loopback: started with the
 // credentials file `svc-cloud machine create` prints, the machine runs its part's config from the
 // cloud and follows each edit at once, as the official SDK sees it: GetMachineStatus names the
-// cloud's revision, GetCloudMetadata the part's ids, a history restore comes back, a config the
-// machine refuses leaves it as it was with the reason logged and in the part's status, the machine's logs (a process's
-// output among them) reach svc-cloud, and a restart asked for in the app ends svc-server with its
-// restart exit status.
+// cloud's revision, GetCloudMetadata the part's ids; the port offers TLS with the certificate
+// svc-cloud issued for the machine's names beside cleartext; a history restore comes back, a
+// config the machine refuses leaves it as it was with the reason logged and in the part's status,
+// the machine's logs (a process's output among them) reach svc-cloud, and a restart asked for in
+// the app ends svc-server with its restart exit status.
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import * as VIAM from "@viamrobotics/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { AppService } from "../../../proto/gen/app/v1/app_pb.js";
 import { RESTART_EXIT_CODE } from "../../../targets/linux/server/cloud/index.js";
 import { signedInClient } from "../../helpers/cloud-client.js";
+import { cloudAuthority, presentedCertificate, robotOverTls } from "../../helpers/cloud-tls.js";
 import { cloudManagedMachine, type CloudManaged } from "../../helpers/cloud-managed.js";
 import { startCloud, type CloudProcess } from "../../helpers/cloud-process.js";
 import { eventually } from "../../helpers/eventually.js";
@@ -115,6 +119,35 @@ describe("svc-server with a credentials file", () => {
       locationId: cloud.init.location_id,
       primaryOrgId: cloud.init.organization_id,
     });
+  });
+
+  it("offers TLS with svc-cloud's certificate for its names beside cleartext, and keeps it for the next boot", async () => {
+    const { machine, server, robot } = await managed("beacon");
+    const offered = await eventually(() => logLines(server.stdout()).find((l) => l.msg === "offering TLS with svc-cloud's certificate beside cleartext"), "TLS offered");
+    const owner = await signedInClient(CloudService, cloud.url, cloud.init.api_key);
+    const { localFqdn, fqdn } = await owner.machineConfig({ partId: machine.partId });
+    expect(offered.from).toBe("svc-cloud");
+    expect(String(offered.names).split(", ").sort()).toEqual([`DNS:${fqdn}`, `DNS:${localFqdn}`].sort());
+    const ca = await cloudAuthority(cloud.url);
+    const port = Number(new URL(server.sdkHost).port);
+    // The certificate the port presents for the machine's local name is svc-cloud's, vouched for by its authority.
+    expect(await presentedCertificate(port, localFqdn, ca)).toMatchObject({ authorized: true, names: expect.stringContaining(`DNS:${localFqdn}`) });
+    // A call by that name over TLS, and one in cleartext as before, on the same port.
+    const status = await robotOverTls(localFqdn, port, ca).getMachineStatus({});
+    expect(status.config?.revision).toBe((await robot.getMachineStatus()).config?.revision);
+    // Kept beside the cached config, readable by the machine's user alone.
+    const kept = join(machine.cacheDir, `cloud-certificate-${machine.partId}.json`);
+    await eventually(() => (existsSync(kept) ? true : undefined), "the certificate in the cache");
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+  });
+
+  it("offers no TLS with -no-tls: a client's handshake is closed at once", async () => {
+    const { server, robot } = await managed("dark", ["-no-tls"]);
+    expect((await robot.getMachineStatus()).state).toBeDefined();
+    const ca = await cloudAuthority(cloud.url);
+    const port = Number(new URL(server.sdkHost).port);
+    await expect(presentedCertificate(port, "dark-main", ca)).rejects.toThrow(/socket disconnected|ECONNRESET/);
+    expect(logLines(server.stdout()).map((l) => l.msg)).not.toContain("offering TLS with svc-cloud's certificate beside cleartext");
   });
 
   it("keeps running as it was when the cloud's new revision is one it refuses, and says why", async () => {

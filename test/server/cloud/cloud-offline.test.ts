@@ -1,15 +1,19 @@
 // A cloud-managed svc-server without its cloud, real processes on loopback: with svc-cloud stopped
 // the machine restarts and serves its cached config at once (the SDK reads its sensor, and
-// GetMachineStatus says the revision came from the cache); the lines it logs meanwhile reach
-// svc-cloud once it is back, every one, in order; the cloud's answer then replaces the cache's.
-// A cache that cannot be read is set aside and the machine boots anyway, and a key svc-cloud
-// refuses leaves the machine running what it has, saying why.
+// GetMachineStatus says the revision came from the cache) and TLS with its cached certificate;
+// the lines it logs meanwhile reach svc-cloud once it is back, every one, in order; the cloud's
+// answer then replaces the cache's. A cache (of the config or of the certificate) that cannot be
+// read is set aside and the machine boots anyway, and a key svc-cloud refuses leaves the machine
+// running what it has, saying why.
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as VIAM from "@viamrobotics/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { signedInClient } from "../../helpers/cloud-client.js";
 import { cloudManagedMachine, type CloudManaged } from "../../helpers/cloud-managed.js";
+import { cloudAuthority, presentedCertificate } from "../../helpers/cloud-tls.js";
 import { runCloud, startCloud, type CloudProcess, type InitResult } from "../../helpers/cloud-process.js";
 import { eventually } from "../../helpers/eventually.js";
 import { freePort } from "../../helpers/free-port.js";
@@ -64,6 +68,9 @@ describe("a cloud-managed machine offline", () => {
     const first = await started(machine);
     await eventually(async () => ((await revisionOf(first)) === revision ? true : undefined), `revision ${revision}`);
     await eventually(() => (readdirSync(machine.cacheDir).some((name) => name.startsWith("cloud-config-")) ? true : undefined), "the cache");
+    await eventually(() => (readdirSync(machine.cacheDir).some((name) => name.startsWith("cloud-certificate-")) ? true : undefined), "the certificate's cache");
+    const ca = await cloudAuthority(cloud.url);
+    const { localFqdn } = await (await signedInClient(CloudService, cloud.url, init.api_key)).machineConfig({ partId: machine.partId });
     expect(await first.stop()).toBe(0);
 
     expect(await cloud.stop()).toBe(0);
@@ -73,6 +80,10 @@ describe("a cloud-managed machine offline", () => {
       expect(Object.keys(await new VIAM.SensorClient(robot, "temp").getReadings()).length).toBeGreaterThan(0);
       expect((await robot.getMachineStatus()).config?.revision).toBe(`${revision} (cache)`);
     });
+    // TLS too, with the certificate kept from the last time the cloud answered.
+    const port = Number(new URL(second.sdkHost).port);
+    expect(await presentedCertificate(port, localFqdn, ca)).toMatchObject({ authorized: true });
+    expect(logLines(second.stdout()).find((l) => l.msg === "offering TLS with svc-cloud's certificate beside cleartext")?.from).toBe("cache");
     const offline = await eventually(
       () => logLines(second.stdout()).find((l) => l.msg.startsWith("cannot fetch the configuration from svc-cloud")),
       "the line saying the cloud is away",
@@ -97,6 +108,10 @@ describe("a cloud-managed machine offline", () => {
     machines.push(machine);
     const cacheFile = join(machine.cacheDir, `cloud-config-${machine.partId}.json`);
     writeFileSync(cacheFile, '{"format": 1, "revision": "3", "config": "{\\"comp');
+    // A certificate whose key is not its own: set aside too, and TLS waits for svc-cloud's.
+    const certificateFile = join(machine.cacheDir, `cloud-certificate-${machine.partId}.json`);
+    const pem = (kind: string) => `-----BEGIN ${kind}-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END ${kind}-----\n`;
+    writeFileSync(certificateFile, JSON.stringify({ format: 1, cert: pem("CERTIFICATE"), key: pem("PRIVATE KEY"), fetchedAt: 0 }));
     const revision = await machine.edit({ components: [{ name: "temp", api: "rdk:component:sensor", model: "fake" }] });
     const server = await started(machine);
     const line = await eventually(() => logLines(server.stdout()).find((l) => l.msg.startsWith("the cached configuration cannot be used")), "the set-aside line");
@@ -104,6 +119,10 @@ describe("a cloud-managed machine offline", () => {
     expect(existsSync(String(line.kept_as))).toBe(true);
     await eventually(async () => ((await revisionOf(server)) === revision ? true : undefined), `revision ${revision}`);
     await eventually(() => (existsSync(cacheFile) ? true : undefined), "a new cache");
+    const certificateLine = logLines(server.stdout()).find((l) => l.msg.startsWith("the cached certificate cannot be used"));
+    expect(String(certificateLine?.problem)).toMatch(/cannot serve TLS/);
+    expect(existsSync(String(certificateLine?.kept_as))).toBe(true);
+    await eventually(() => logLines(server.stdout()).find((l) => l.msg === "offering TLS with svc-cloud's certificate beside cleartext"), "svc-cloud's certificate offered");
   });
 
   it("keeps running what it has when svc-cloud refuses its key, and says so", async () => {

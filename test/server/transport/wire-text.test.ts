@@ -1,5 +1,6 @@
-// The two byte-level rules of the port: telling HTTP/2 from HTTP/1.1 by the first bytes, however
-// they are split, and writing grpc-message so any client decodes it back to the same text.
+// The two byte-level rules of the port: telling HTTP/2 from HTTP/1.1 (and both from TLS) by the
+// first bytes, however they are split, and writing grpc-message so any client decodes it back to
+// the same text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeGrpcMessage } from "../../../node/rpc/grpc-message.js";
@@ -23,6 +24,14 @@ describe("classifyPreface", () => {
       fc.property(fc.constantFrom(...methods), fc.webPath(), (method, path) => {
         const line = Buffer.from(`${method} /${path.replace(/^\//, "")} HTTP/1.1\r\nhost: x\r\n\r\n`, "latin1");
         expect(classifyPreface(line)).toBe("http/1.1");
+      }),
+    );
+  });
+
+  it("says TLS from the first byte of a handshake record, whatever follows", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 30 }), (tail) => {
+        expect(classifyPreface(Buffer.concat([Buffer.from([0x16]), tail]))).toBe("tls");
       }),
     );
   });

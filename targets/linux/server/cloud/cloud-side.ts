@@ -1,6 +1,7 @@
 // Everything a cloud-managed svc-server does with svc-cloud, started once the API port is open:
-// the configuration followed (cloud-config-source.ts), the log queue uploaded, restart requests
-// honoured, and who the part is for GetCloudMetadata. Closed before the machine, so nothing is
+// the configuration followed (cloud-config-source.ts), the part's certificate kept fresh for the
+// port's TLS (part-certificate.ts), the log queue uploaded, restart requests honoured, and who the
+// part is for GetCloudMetadata and the port's names. Closed before the machine, so nothing is
 // asked of the cloud while resources close.
 import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
 import type { LogUploader, OfflineLogQueue } from "../../logging/index.js";
@@ -9,12 +10,18 @@ import { startCloudConfigSource } from "./cloud-config-source.js";
 import type { CloudCredentials } from "../../cloud-link/cloud-credentials.js";
 import { cloudMetadataOf } from "./cloud-part.js";
 import type { CachedConfig, ConfigCache } from "./config-cache.js";
+import type { CertificateCache, PartCertificate } from "./certificate-cache.js";
+import { followPartCertificate } from "./part-certificate.js";
 import { followRestartRequests } from "./restart-requests.js";
 
 export interface CloudSideOptions {
   credentials: CloudCredentials;
   cache: ConfigCache;
   booted?: CachedConfig;
+  certificateCache: CertificateCache;
+  bootedCertificate?: PartCertificate;
+  /** Told of each new certificate svc-cloud issued the part; none when the port offers no TLS with it. */
+  offerTls?(certificate: PartCertificate): void;
   load(text: string, origin: string, options: LoadOptions): Promise<LoadResult>;
   appliedRevision(): string;
   /** The log entries waiting for the cloud; uploaded from here. */
@@ -27,6 +34,8 @@ export interface CloudSideOptions {
 
 export interface CloudSide {
   metadata(): CloudMetadata | undefined;
+  /** The names the machine is reached by (its fqdn and local fqdn), once svc-cloud or the cache said. */
+  names(): string[];
   /** svc-cloud asked for a restart that waits for the machine to allow it. */
   restartRequested(): boolean;
   /** Fetches the configuration now. */
@@ -40,6 +49,10 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
   const connection = createCloudConnection({ url: credentials.url, apiKey: credentials.apiKey });
   log.info("following svc-cloud", { address: credentials.url, part: credentials.partId });
   let uploader: LogUploader | undefined;
+  const offerTls = options.offerTls;
+  const certificate =
+    offerTls &&
+    followPartCertificate({ connection, partId: credentials.partId, cache: options.certificateCache, booted: options.bootedCertificate, clock, log, offer: offerTls });
   const source = startCloudConfigSource({
     connection,
     partId: credentials.partId,
@@ -50,8 +63,12 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
     log,
     clock,
     refreshMs: credentials.refreshMs,
-    // The logs that waited go at once, not at the end of the uploader's back-off.
-    onReachable: () => void uploader?.flush(),
+    // The logs that waited go at once, not at the end of the uploader's back-off; a certificate
+    // that went stale meanwhile is asked for.
+    onReachable: () => {
+      void uploader?.flush();
+      void certificate?.refreshIfStale();
+    },
   });
   // Ends an upload in flight when the machine stops; its entries stay queued for the next start.
   const closing = new AbortController();
@@ -70,12 +87,17 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
       const part = source.part();
       return part && cloudMetadataOf(part);
     },
+    names: () => {
+      const part = source.part();
+      return part ? [part.fqdn, part.localFqdn].filter((name) => name !== "") : [];
+    },
     restartRequested: restarts.pending,
     refresh: source.refresh,
     async close() {
       restarts.close();
       closing.abort();
       await source.close();
+      await certificate?.close();
       await uploader?.close();
     },
   };

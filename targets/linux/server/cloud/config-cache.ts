@@ -27,9 +27,9 @@ export function cachedConfigOf(answer: MachineConfigResponse): CachedConfig {
   return { revision: answer.revision, time: answer.time ? timestampMs(answer.time) : 0, config: answer.config, part: cloudPartOf(answer) };
 }
 
-export type CacheRead =
+export type CacheRead<T = CachedConfig> =
   | { kind: "none" }
-  | { kind: "found"; cached: CachedConfig }
+  | { kind: "found"; cached: T }
   | { kind: "set-aside"; problem: string; movedTo: string | undefined };
 
 export interface ConfigCache {
@@ -42,23 +42,26 @@ export function createConfigCache(dir: string, partId: string, now: () => number
   const path = join(dir, `cloud-config-${fileSafe(partId)}.json`);
   return {
     path,
-    read() {
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch (thrown) {
-        if ((thrown as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
-        return setAside(path, `cannot be read: ${(thrown as Error).message}`, now());
-      }
-      const problem = cacheProblem(text, partId);
-      if (typeof problem === "string") return setAside(path, problem, now());
-      return { kind: "found", cached: problem.cached };
-    },
+    read: () => readCacheFile(path, (text) => cacheProblem(text, partId), now),
     async write(cached) {
       const text = `${JSON.stringify({ format: FORMAT, ...cached })}\n`;
       await writeFileAtomic(path, text, 0o600);
     },
   };
+}
+
+/** A cache file read and understood by `understand` (what it holds, or what is wrong with it); one that cannot be is set aside. */
+export function readCacheFile<T>(path: string, understand: (text: string) => { cached: T } | string, now: () => number): CacheRead<T> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (thrown) {
+    if ((thrown as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
+    return setAside(path, `cannot be read: ${(thrown as Error).message}`, now());
+  }
+  const understood = understand(text);
+  if (typeof understood === "string") return setAside(path, understood, now());
+  return { kind: "found", cached: understood.cached };
 }
 
 /** A part id as a file name: what is not a plain character becomes "_". */
@@ -82,7 +85,8 @@ function cacheProblem(text: string, partId: string): string | { cached: CachedCo
   return { cached: { revision, time, config, part: part as unknown as CloudPart } };
 }
 
-function setAside(path: string, problem: string, now: number): CacheRead {
+/** Moves an unreadable cache file out of the way, keeping it under a new name. */
+function setAside(path: string, problem: string, now: number): { kind: "set-aside"; problem: string; movedTo: string | undefined } {
   const movedTo = `${path}.unreadable-${now}`;
   try {
     renameSync(path, movedTo);

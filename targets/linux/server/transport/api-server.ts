@@ -18,6 +18,7 @@ import { createHttpRouteTable, type HttpRoute } from "./http-routes.js";
 import type { HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
 import { MESSAGE_SIZE_SETTING, resolveLimits, type TransportLimits } from "./limits.js";
 import { createCleartextListener, createTlsListener, type ListenerParts, type TlsCredentials } from "./listeners.js";
+import { createTlsAlongside } from "./tls-alongside.js";
 import type { StreamTaker } from "../../../../node/rpc/streams-first.js";
 import { listeningOn, type ListeningOn } from "./listening-on.js";
 import { peerKey, peerOfSocket, type Peer } from "./peer.js";
@@ -43,6 +44,12 @@ export interface ApiServerOptions {
   readonly httpRoutes?: readonly HttpRoute[];
   /** Serve TLS with these PEM files (`tls_cert_file`, `tls_key_file`); cleartext without. */
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
+  /**
+   * Without `tls`: offer TLS with this certificate beside cleartext on the same port, to clients
+   * that open with a TLS handshake (svc-cloud's certificate for the machine's names). Given or
+   * changed later with `offerTls`.
+   */
+  readonly tlsAlongside?: TlsCredentials;
   readonly cors?: CorsOptions;
   /**
    * Who may call from a browser, read on every request (return the same object while nothing
@@ -86,6 +93,12 @@ export interface ApiServer {
   readonly listening: ListeningOn;
   /** True for an entity naming this machine: one of its names, alone or with its port ("localhost:8080"). */
   namesMachine(entity: string): boolean;
+  /**
+   * A cleartext port offers TLS with `credentials` from now on, beside cleartext (connections
+   * already open keep theirs). Throws a ListenError, offering what it offered before, when they
+   * are not a usable certificate and key; a TLS port (`tls`) refuses.
+   */
+  offerTls(credentials: TlsCredentials): void;
   /**
    * Stops accepting, tells running calls to wrap up (their signal aborts), sends HTTP/2 sessions
    * GOAWAY, drops idle HTTP/1.1 connections, and resolves once every connection is gone and the
@@ -158,7 +171,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // screen would have let it through untouched.
   const takeStream: StreamTaker = (stream, headers, rawHeaders) => screen.passes(headers) && rpc.serveStream(stream, headers, rawHeaders);
   const parts: ListenerParts = { handler, takeStream, tracker, gate, limits };
-  const server = credentials ? tlsListener(parts, credentials) : createCleartextListener(parts);
+  const alongside = createTlsAlongside(parts);
+  if (!credentials && options.tlsAlongside) alongside.offer(options.tlsAlongside);
+  const server = credentials ? tlsListener(parts, credentials) : createCleartextListener(parts, alongside.server);
   await listen(server, bind.value, options.bindAddress);
 
   const address = server.address() as AddressInfo;
@@ -174,9 +189,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     url: `${secure ? "https" : "http"}://${urlHost(address)}:${address.port}`,
     listening: listeningOn(address, secure ? "https" : "http"),
     namesMachine: screen.namesMachine,
+    offerTls(offered) {
+      if (credentials) throw new ListenError("tls: this port serves TLS with tls_cert_file and tls_key_file; it offers no other certificate");
+      alongside.offer(offered);
+    },
     close() {
       closed ??= new Promise<void>((resolve) => {
         shutdown.abort();
+        alongside.close();
         let cancelDeadline = () => {};
         server.close(() => {
           cancelDeadline();

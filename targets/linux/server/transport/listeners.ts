@@ -1,8 +1,10 @@
 // The two ways the API port accepts connections. Cleartext: one TCP listener that sniffs each
 // connection's first bytes and hands it to an HTTP/2 (h2c) or an HTTP/1.1 server, neither of
-// which listens itself. TLS: one HTTP/2 secure server that falls back to HTTP/1.1 when ALPN (or
-// its absence) says so. Either way every connection passes the gate (the caps on connections)
-// first, is reported to the tracker, and is held to the time and size limits.
+// which listens itself; and, when the port offers TLS beside cleartext (a cloud-managed machine
+// with svc-cloud's certificate), a connection opening with a TLS handshake to a secure server
+// that does not listen either. TLS: one HTTP/2 secure server that falls back to HTTP/1.1 when
+// ALPN (or its absence) says so. Either way every connection passes the gate (the caps on
+// connections) first, is reported to the tracker, and is held to the time and size limits.
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
@@ -16,9 +18,10 @@ import type { TransportLimits } from "./limits.js";
 import { sniffPreface } from "./preface-sniffer.js";
 import { watchSession } from "./session-timeouts.js";
 
+/** PEM, as read from files or as svc-cloud answered it. */
 export interface TlsCredentials {
-  readonly cert: Buffer;
-  readonly key: Buffer;
+  readonly cert: Buffer | string;
+  readonly key: Buffer | string;
 }
 
 export interface ListenerParts {
@@ -38,7 +41,10 @@ export interface ListenerParts {
 // 30 s, would let a 10 s timeout run to 40).
 const timeoutCheckMs = 1_000;
 
-export function createCleartextListener(parts: ListenerParts): net.Server {
+/** The secure server a cleartext listener hands TLS connections to, while it offers TLS. */
+export type TlsAlongside = () => net.Server | undefined;
+
+export function createCleartextListener(parts: ListenerParts, tlsAlongside: TlsAlongside = () => undefined): net.Server {
   const { handler, tracker, gate, limits } = parts;
   const http1 = http.createServer(
     {
@@ -74,6 +80,14 @@ export function createCleartextListener(parts: ListenerParts): net.Server {
     tracker.accepted(socket);
     tracker.undecided(socket);
     sniffPreface(socket, limits.firstBytesTimeoutMs, (protocol) => {
+      if (protocol === "tls") {
+        const secure = tlsAlongside();
+        // A port that offers no TLS closes the connection: the client's handshake fails at once.
+        if (secure === undefined) return void socket.destroy();
+        tracker.decided(socket);
+        secure.emit("connection", socket);
+        return;
+      }
       if (protocol === "h2") {
         tracker.decided(socket);
         h2c.emit("connection", socket);
@@ -92,8 +106,22 @@ export function createCleartextListener(parts: ListenerParts): net.Server {
 }
 
 export function createTlsListener(parts: ListenerParts, credentials: TlsCredentials): net.Server {
-  const { handler, tracker, gate, limits } = parts;
-  const options = { allowHTTP1: true, ...credentials, ...http2Options(limits) };
+  const server = createSecureServer(parts, credentials);
+  // Ahead of the TLS server's own listener, so a connection over the caps is closed before its handshake.
+  server.prependListener("connection", (socket: net.Socket) => {
+    if (parts.gate.admit(socket)) parts.tracker.accepted(socket);
+  });
+  return server;
+}
+
+/**
+ * The HTTP/2 secure server (HTTP/1.1 by ALPN) of either listener; its connections are admitted
+ * by whoever hands them to it. `setSecureContext` changes the certificate for new connections.
+ */
+export function createSecureServer(parts: ListenerParts, credentials: TlsCredentials): http2.Http2SecureServer {
+  const { handler, tracker, limits } = parts;
+  // A handshake is bounded like a request's headers: a client that opens one and stalls is closed.
+  const options = { allowHTTP1: true, ...credentials, handshakeTimeout: limits.headersTimeoutMs, ...http2Options(limits) };
   const onRequest = (req: HttpRequest, res: HttpResponse) => {
     // With allowHTTP1, HTTP/1.1 requests arrive here too, as Node's HTTP/1.1 request objects.
     if (req.httpVersionMajor === 1) tracker.http1Request(req as http.IncomingMessage, res as http.ServerResponse);
@@ -109,10 +137,6 @@ export function createTlsListener(parts: ListenerParts, credentials: TlsCredenti
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     maxHeaderSize: limits.maxHeaderBytes,
     connectionsCheckingInterval: timeoutCheckMs,
-  });
-  // Ahead of the TLS server's own listener, so a connection over the caps is closed before its handshake.
-  server.prependListener("connection", (socket: net.Socket) => {
-    if (gate.admit(socket)) tracker.accepted(socket);
   });
   server.on("secureConnection", (socket: TLSSocket) => {
     if (socket.alpnProtocol === "h2") return;
