@@ -1,6 +1,7 @@
 // What the config validator svc-server runs (core/config) finds in a part's config text, each
 // problem placed on the text where its path is written, as `path: message`. Text that is not JSON
-// has one problem, where the grammar breaks.
+// has one problem, where the grammar breaks. `fragments` and `fragment_mods`, which svc-server
+// itself does not act on, are svc-cloud's to act on: no warning says otherwise here.
 import { parseMachineConfig } from "../../../core/config/index.js";
 import { jsonPlaces, placeOf } from "./json-places.js";
 
@@ -12,8 +13,11 @@ export interface ConfigProblem {
   message: string;
 }
 
+/** The keys svc-cloud acts on, merging fragments before a config reaches the machine. */
+const CLOUD_KEYS = /^fragment(s|_mods)(\[|$)/;
+
 export function configProblems(text: string): ConfigProblem[] {
-  const { issues } = parseMachineConfig(text);
+  const issues = parseMachineConfig(text).issues.filter((issue) => !(issue.severity === "warning" && CLOUD_KEYS.test(issue.path)));
   if (issues.length === 0) return [];
   const { places, fault } = jsonPlaces(text);
   return issues.map((issue) => {
