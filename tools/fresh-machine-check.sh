@@ -1,7 +1,7 @@
 #!/bin/sh
 # Proves the README's promise on this machine as if it were new: purges the Debian packages the
 # project installs (tools/system-deps.sh), makes a clean clone of the committed tree with an empty
-# npm cache, runs `npm install`, checks every native addon loads, runs `npm start` until it
+# npm cache and an empty ~/.cache/svc, runs `npm install`, checks every native addon loads, runs `npm start` until it
 # serves, then `npm test`. Needs root and apt-get (it changes the system's packages). The clone
 # and the cache are removed at the end; the packages stay installed by the run.
 #
@@ -65,6 +65,9 @@ done
 git clone -q --no-hardlinks "$repo" "$work/svc" || fail "git clone"
 cd "$work/svc" || fail "cd"
 export npm_config_cache="$work/npm-cache"
+# What the project fetches and builds outside the checkout (the arm64 Node.js and cross-built
+# addons in ~/.cache/svc) starts empty too.
+export XDG_CACHE_HOME="$work/cache"
 say "clone of $(git rev-parse --short HEAD) in $work/svc"
 
 # 3. The two commands.

@@ -16,9 +16,13 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 
-/** Each addon: how it is built (by us with node-gyp, or by its own install script) and how it is proven loadable. */
+/**
+ * Each addon: how it is built (by us with node-gyp, or by its own install script), how it is proven
+ * loadable, and the Debian -dev packages it links against (`links`: a build for another
+ * architecture needs them for that architecture, such as libgpiod-dev:arm64).
+ */
 export const ADDONS = [
-  { name: "node-libgpiod", build: "node-gyp", system: "libgpiod-dev", load: () => require("node-libgpiod").Chip },
+  { name: "node-libgpiod", build: "node-gyp", system: "libgpiod-dev", links: ["libgpiod-dev"], load: () => require("node-libgpiod").Chip },
   { name: "i2c-bus", build: "node-gyp", system: "g++", load: () => require("i2c-bus").openSync },
   {
     name: "@serialport/bindings-cpp",
@@ -55,7 +59,7 @@ export function whyNotLoadable(addon) {
 }
 
 /** npm's own node-gyp: npm names it to its scripts; from a shell, it sits beside npm. */
-function nodeGyp() {
+export function nodeGyp() {
   if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp)) return process.env.npm_config_node_gyp;
   const npm = spawnSync("npm", ["root", "-g"], { encoding: "utf8" });
   const candidate = join(npm.stdout.trim(), "npm/node_modules/node-gyp/bin/node-gyp.js");

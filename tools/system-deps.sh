@@ -12,7 +12,11 @@
 # dbus, iproute2, dnsmasq-base (the agent's network tests against a real NetworkManager on a
 # private bus in network namespaces); chromium (pages in a headless browser); bind9-dnsutils (dig
 # queries the portal's DNS responder); unattended-upgrades (the agent's apt settings read back by
-# the real tool); curl (the API port called under other host names and from other addresses).
+# the real tool); curl (the API port called under other host names and from other addresses);
+# gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu and libgpiod-dev:arm64 (`npm run package` builds
+# the arm64 artifacts' native addons with them; the :arm64 package comes through Debian's
+# multiarch, which is enabled first); qemu-user-static and libstdc++6:arm64 (the arm64 artifact
+# runs under qemu-aarch64-static with the arm64 Node.js, which links libstdc++).
 #
 # NetworkManager is installed masked: the tests start their own daemons on private buses, and the
 # host's networking must never be taken over by a package the tests needed.
@@ -20,7 +24,8 @@ set -u
 
 RUNTIME="libgpiod-dev"
 TEST="systemd openssl socat qemu-system-x86 linux-image-amd64 busybox-static network-manager dbus
-  iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades curl"
+  iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades curl gcc-aarch64-linux-gnu
+  g++-aarch64-linux-gnu libgpiod-dev:arm64 qemu-user-static libstdc++6:arm64"
 # Units of the test packages that must never run on the host.
 MASKED_UNITS="NetworkManager.service NetworkManager-wait-online.service NetworkManager-dispatcher.service"
 
@@ -50,6 +55,14 @@ case " $missing " in
     for unit in $MASKED_UNITS; do
       [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
     done
+    ;;
+esac
+
+# A package named pkg:arm64 comes from Debian's multiarch: dpkg must know the architecture before
+# apt-get update, or apt finds no such package.
+case " $missing " in
+  *":arm64 "*)
+    dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
     ;;
 esac
 

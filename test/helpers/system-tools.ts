@@ -19,6 +19,7 @@ const PROVIDERS = {
   "apt-config": "apt",
   curl: "curl",
   prlimit: "util-linux",
+  "qemu-aarch64-static": "qemu-user-static",
 } as const;
 
 export type SystemTool = keyof typeof PROVIDERS;

@@ -8,6 +8,9 @@
 // know what an artifact given by URL is without running anything in it. index.json in the out folder gets an entry for
 // each artifact (merged with what is there, so one folder can serve several versions) and the
 // channel (stable unless --channel dev) is moved to this version.
+// An artifact for another arch than this machine's carries native addons built for that arch
+// (addon-builds.mjs: prebuilt binaries, or cross-compiled and cached in ~/.cache/svc), and no
+// artifact is written holding a .node file of another machine (elf-machine.mjs).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +19,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { nativeExternals } from "../build/entries.mjs";
-import { bundledExternals, externalClosure } from "./externals.mjs";
+import { addonBuildsFor } from "./addon-builds.mjs";
+import { svcCacheDir } from "./cache-dir.mjs";
+import { ELF_MACHINE, foreignAddons, machineName } from "./elf-machine.mjs";
+import { artifactFiles, bundledExternals, externalClosure } from "./externals.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
@@ -46,9 +52,38 @@ if (channel !== "stable" && channel !== "dev") fail(`--channel ${JSON.stringify(
 const products = { "svc-server": "svc-server", agent: "svc-agent" };
 const chosen = only ? [only] : Object.keys(products);
 const arches = archOption === "all" ? ["amd64", "arm64"] : [archOption];
-// Native addons in node_modules were compiled for the machine building; other arches get only
-// what runs everywhere (plain JavaScript, or addons shipping a prebuilt binary for that arch).
+// Native addons in node_modules were compiled for the machine building; other arches get builds
+// of their own (addon-builds.mjs).
 const hostArch = process.arch === "x64" ? "amd64" : process.arch;
+
+/** The external packages into `dir`/node_modules, each with its native code for `arch`. */
+function copyExternals(wanted, arch, dir) {
+  const { copy } = externalClosure(root, wanted, arch === hostArch ? "host" : arch);
+  const { builds } =
+    arch === hostArch
+      ? { builds: new Map() }
+      : addonBuildsFor({
+          root,
+          arch,
+          packages: copy,
+          allowScripts: packageJson.allowScripts ?? {},
+          cacheRoot: svcCacheDir(),
+          say: (line) => say(`package: ${line}`),
+        });
+  for (const pkg of copy) {
+    const into = join(dir, "node_modules", pkg.name);
+    cpSync(pkg.dir, into, { recursive: true, verbatimSymlinks: true, filter: artifactFiles(pkg, arch) });
+    if (builds.has(pkg.name)) cpSync(builds.get(pkg.name), join(into, "build"), { recursive: true });
+  }
+}
+
+/** Refuses an artifact holding a .node file that is not code for `arch`. */
+function checkMachine(dir, arch, file) {
+  const foreign = foreignAddons(dir, arch);
+  if (foreign.length === 0) return;
+  const listed = foreign.map((f) => `${f.file} (${machineName(f.machine)})`).join(", ");
+  throw new Error(`${file} is not written: linux/${arch} needs native code for ${machineName(ELF_MACHINE[arch])}, and it would hold ${listed}`);
+}
 
 // The agent idles between update checks and must stay small beside the server it watches: a
 // young generation capped at 1 MB keeps V8 from holding tens of MB after a download or a burst.
@@ -82,16 +117,9 @@ try {
       chmodSync(join(dir, name), 0o755);
       writeFileSync(join(dir, "svc-release.json"), `${JSON.stringify({ product: name, version, platform: `linux/${arch}` })}\n`);
       cpSync(bundle, join(dir, "lib", `${name}.mjs`));
-      const { copy, left } = externalClosure(root, wanted, arch === hostArch ? "host" : arch);
-      for (const pkg of copy) {
-        cpSync(pkg.dir, join(dir, "node_modules", pkg.name), {
-          recursive: true,
-          verbatimSymlinks: true,
-          // Binaries compiled here would be found (and fail) before the prebuilt ones for `arch`.
-          filter: (src) => !src.includes("/node_modules/.bin") && !(pkg.dropBuild && src === join(pkg.dir, "build")),
-        });
-      }
-      for (const skipped of left) say(`package: ${name} linux/${arch}: ${skipped} left out (a native addon built for ${hostArch} only)`);
+      const file = `${name}-${version}-linux-${arch}.tar.gz`;
+      copyExternals(wanted, arch, dir);
+      checkMachine(dir, arch, file);
       const top = readdirSync(dir).sort();
       const tar = execFileSync(
         "tar",
@@ -99,7 +127,6 @@ try {
         { maxBuffer: 1024 * 1024 * 1024 },
       );
       const gz = gzipSync(tar, { level: 9 });
-      const file = `${name}-${version}-linux-${arch}.tar.gz`;
       writeFileSync(join(outDir, file), gz);
       const sha256 = createHash("sha256").update(gz).digest("hex");
       built.push({ product, arch, file, sha256, size: gz.length });
@@ -128,6 +155,9 @@ try {
   }
   writeFileSync(indexFile, `${JSON.stringify(index, null, 2)}\n`);
   say(`package: ${indexFile} lists ${version} as ${channel}`);
+} catch (error) {
+  console.error(`package: ${error.message}`);
+  process.exitCode = 2;
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }

@@ -45,10 +45,12 @@ describe("npm run package", () => {
     expect(amd64).toContain("lib/svc-server.mjs");
     expect(amd64.some((p) => p.startsWith("node_modules/serialport/"))).toBe(true);
     expect(amd64.some((p) => p.startsWith("node_modules/i2c-bus/"))).toBe(true);
-    // Native addons compiled on this machine are amd64 code: the arm64 artifact goes without them.
+    // Native addons compiled on this machine are amd64 code: the arm64 artifact carries builds of its own.
     const arm64 = listing(join(out, "svc-server-1.0.0-linux-arm64.tar.gz"));
-    expect(arm64.some((p) => p.startsWith("node_modules/i2c-bus/"))).toBe(false);
+    expect(arm64).toContain("node_modules/i2c-bus/build/Release/i2c.node");
+    expect(arm64.some((p) => p.startsWith("node_modules/i2c-bus/build/Release/obj.target/"))).toBe(false);
     expect(arm64.some((p) => p.startsWith("node_modules/@serialport/bindings-cpp/prebuilds/linux-arm64/"))).toBe(true);
+    expect(arm64.some((p) => p.startsWith("node_modules/@serialport/bindings-cpp/prebuilds/linux-x64/"))).toBe(false);
     expect(listing(join(out, "svc-agent-1.0.0-linux-amd64.tar.gz"))).toEqual(expect.arrayContaining(["svc-agent", "lib/svc-agent.mjs"]));
   });
 
