@@ -1,7 +1,9 @@
 // Viam's authorizations, as far as svc-cloud has them: one role over a whole organisation,
 // `organization_owner`, `organization_operator` or `organization_viewer` (authorization type
 // "role", resource type "organization"), and for a key, `robot_part_device` over one part: the
-// part's own key, what its machine signs in with. Roles over single locations or machines do not
+// part's own key, what its machine signs in with. A provisioning key is svc-cloud's own
+// `provisioning` role, granted twice: over one location (where it makes machines) and over one
+// fragment (what each machine it makes is given). Roles over single locations or machines do not
 // exist here and are refused in words rather than widened or narrowed.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, SvcError } from "../../../core/index.js";
@@ -19,6 +21,38 @@ export interface AuthorizationLike {
 const ROLES: readonly Role[] = ["owner", "operator", "viewer"];
 /** The role of a part's own key, as Viam names it. */
 export const PART_DEVICE_ROLE = "robot_part_device";
+
+/** The role of a provisioning key, over its location and its fragment. */
+export const PROVISIONING_ROLE = "provisioning";
+
+export interface ProvisioningGrant {
+  locationId: string;
+  fragmentId: string;
+  /** The organisation the authorizations name, "" when they name none. */
+  organizationId: string;
+}
+
+/** The location and fragment of a provisioning key's two `provisioning` authorizations; undefined when none is `provisioning`. */
+export function provisioningOfAuthorizations(authorizations: readonly AuthorizationLike[], where: string): ProvisioningGrant | undefined {
+  if (!authorizations.some((a) => a.authorizationId === PROVISIONING_ROLE)) return undefined;
+  const shape = `a provisioning key takes two "${PROVISIONING_ROLE}" authorizations: one over a location, one over a fragment`;
+  if (authorizations.length !== 2) throw new SvcError(Code.InvalidArgument, `${where}: ${shape} (found ${authorizations.length} authorizations)`);
+  const over = (resourceType: string) => {
+    const index = authorizations.findIndex((a) => a.resourceType === resourceType);
+    const a = authorizations[index];
+    if (a === undefined) throw new SvcError(Code.InvalidArgument, `${where}: ${shape} (none is over a ${resourceType})`);
+    const at = `${where}[${index}]`;
+    if (a.authorizationId !== PROVISIONING_ROLE) throw new SvcError(Code.InvalidArgument, `${at}.authorization_id: must be "${PROVISIONING_ROLE}" (found "${a.authorizationId}")`);
+    if (a.authorizationType !== "role") throw new SvcError(Code.InvalidArgument, `${at}.authorization_type: must be "role" (found "${a.authorizationType}")`);
+    if (a.resourceId === "") throw new SvcError(Code.InvalidArgument, `${at}.resource_id: the ${resourceType}'s id is needed`);
+    return a;
+  };
+  const location = over("location");
+  const fragment = over("fragment");
+  const organizations = new Set([location.organizationId, fragment.organizationId].filter((id) => id !== ""));
+  if (organizations.size > 1) throw new SvcError(Code.InvalidArgument, `${where}: the two authorizations name different organisations`);
+  return { locationId: location.resourceId, fragmentId: fragment.resourceId, organizationId: [...organizations][0] ?? "" };
+}
 
 /** The part a single `robot_part_device` authorization names; undefined when `authorizations` are anything else. */
 export function partOfAuthorizations(authorizations: readonly AuthorizationLike[], where: string): string | undefined {

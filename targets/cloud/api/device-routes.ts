@@ -2,13 +2,15 @@
 // clients fetch it to trust machines' certificates), and `GET /api/json1/config?client=true&id=PART`
 // with `key_id` and `key` headers, the machine's credentials file as the installer fetches it
 // (the shape `svc-cloud machine create` prints). Only the part's own live key gets it; every
-// refusal is the same 401, and failures count toward the sign-in limit.
+// refusal is the same 401, and failures count toward the sign-in limit; a provisioning key is told
+// what it is for (403).
 import { Code, SvcError } from "../../../core/index.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import { peerOf, requestHeader, sendBody, sendJson, type HttpRequest, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
 import { findApiKey } from "../storage/api-keys.js";
 import { ensureCertificateAuthority } from "../fleet/certificate-authority.js";
 import { keyMatches } from "../storage/secrets.js";
+import { provisioningKeyRefusal } from "../auth/provisioning-key.js";
 
 const caRoute: HttpRoute = {
   method: "GET",
@@ -36,7 +38,12 @@ async function credentialsFile(req: HttpRequest, res: HttpResponse, url: URL, cl
     return;
   }
   const found = await findApiKey(cloud.store.db, keyId);
-  const live = found !== undefined && found.revoked_at === null && found.scope === "part" && found.scope_id === partId && keyMatches(key, found.key_hash);
+  const matches = found !== undefined && found.revoked_at === null && keyMatches(key, found.key_hash);
+  if (matches && found.scope === "provisioning") {
+    sendJson(res, 403, { error: provisioningKeyRefusal().message });
+    return;
+  }
+  const live = matches && found.scope === "part" && found.scope_id === partId;
   const part = live ? await cloud.store.db.selectFrom("parts").select("id").where("id", "=", partId).where("deleted_at", "is", null).executeTakeFirst() : undefined;
   if (part === undefined) {
     cloud.limiter.failed(keyId, peer);

@@ -33,6 +33,7 @@ import { locationVersionsPart } from "./location-versions.js";
 import { logVolumePart } from "./log-volume.js";
 import { partStatusPart } from "./part-status.js";
 import { partCredentialsPart } from "./part-credentials.js";
+import { provisionRoute } from "./provision-route.js";
 import { setupRoutes } from "./setup-routes.js";
 import { webAppRoutes } from "./web-app-routes.js";
 import { usersService } from "./users-service.js";
@@ -65,5 +66,5 @@ export function registerApi(router: ConnectRouter, cloud: CloudContext): void {
 
 export function httpRoutes(): HttpRoute[] {
   // The index before the artifacts under the same folder.
-  return [...deviceRoutes, releaseIndexRoute, releasesRoute, ...sessionRoutes, ...setupRoutes, ...webAppRoutes()];
+  return [...deviceRoutes, provisionRoute, releaseIndexRoute, releasesRoute, ...sessionRoutes, ...setupRoutes, ...webAppRoutes()];
 }

@@ -1,11 +1,13 @@
 // Exchanges credentials for an access token: an API key (`api-key`, entity = the key's id, as the
 // official SDK sends it) or a person's email and password (`password`, for the web app). Every
-// refusal says the same thing, so an attacker learns nothing of which part was wrong.
+// refusal says the same thing, so an attacker learns nothing of which part was wrong. A
+// provisioning key, once its secret is right, is told it signs in nowhere (auth/provisioning-key.ts).
 import { Code, SvcError } from "../../../core/index.js";
 import type { Store } from "../storage/open-store.js";
 import { findApiKey } from "../storage/api-keys.js";
 import type { LoginLimiter } from "./login-limiter.js";
 import { keySubject, userSubject } from "./principal.js";
+import { provisioningKeyRefusal } from "./provisioning-key.js";
 import { keyMatches, passwordMatches } from "../storage/secrets.js";
 import type { TokenIssuer } from "./token-issuer.js";
 
@@ -39,6 +41,7 @@ async function subjectOf(store: Store, type: string, entity: string, payload: st
   if (type === "api-key") {
     const key = await findApiKey(store.db, entity);
     if (key === undefined || key.revoked_at !== null || !keyMatches(payload, key.key_hash)) return undefined;
+    if (key.scope === "provisioning") throw provisioningKeyRefusal();
     return keySubject(key.id);
   }
   if (type === "password") {

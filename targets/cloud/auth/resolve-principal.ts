@@ -1,11 +1,13 @@
 // A token's subject, turned back into who is calling, from the store as it is now: a revoked key
 // or a deleted person is refused here even while their token has not expired. The rows are kept
 // between calls only while their tables are unchanged (kept-reads.ts), so that stays immediate.
+// A provisioning key is no principal at all: whatever token names one is refused.
 import { Code, SvcError } from "../../../core/index.js";
 import type { Store } from "../storage/open-store.js";
 import { keptReads } from "../storage/kept-reads.js";
 import { preparedQuery } from "../storage/prepared-query.js";
 import { keySubject, userSubject, type Principal } from "./principal.js";
+import { provisioningKeyRefusal } from "./provisioning-key.js";
 
 // Every call but signing in runs one of these: built once, their answers kept.
 const keys = keptReads<KeyRow | undefined>(["api_keys"]);
@@ -23,6 +25,7 @@ export async function resolvePrincipal(store: Store, subject: string): Promise<P
   if (kind === "key") {
     const key = await keys.read(store, id, (db) => keyQuery.first(db, id));
     if (key === undefined || key.revoked_at !== null) throw new SvcError(Code.Unauthenticated, "the API key of this token was revoked");
+    if (key.scope === "provisioning") throw provisioningKeyRefusal();
     return key.scope === "part"
       ? { kind: "part-key", subject: keySubject(key.id), keyId: key.id, organizationId: key.organization_id, partId: key.scope_id }
       : { kind: "organization-key", subject: keySubject(key.id), keyId: key.id, organizationId: key.organization_id };

@@ -5,6 +5,7 @@
 // nothing; the caller tells those parts afterwards (the notices answered).
 import type { Kysely } from "kysely";
 import { Code, MAX_CONFIG_CHARACTERS, MAX_CONFIG_DEPTH, SvcError } from "../../../core/index.js";
+import { provisioningKeysOf } from "../storage/api-keys.js";
 import { appendFragmentRevision, findFragment, insertFragment, removeFragment } from "../storage/fragments-store.js";
 import { appendRevisions } from "../storage/revisions.js";
 import type { FragmentsTable, Tables } from "../storage/tables.js";
@@ -71,7 +72,7 @@ export function updateFragment(db: Kysely<Tables>, values: FragmentValues & { ba
   });
 }
 
-/** Removes a fragment no part and no other fragment uses; one in use is refused, naming its users. */
+/** Removes a fragment no part, no other fragment and no live provisioning key uses; one in use is refused, naming its users. */
 export function deleteFragment(db: Kysely<Tables>, organizationId: string, id: string): Promise<void> {
   return db.transaction().execute(async (tx) => {
     const fragment = await ownFragment(tx, organizationId, id);
@@ -82,6 +83,8 @@ export function deleteFragment(db: Kysely<Tables>, organizationId: string, id: s
       const named = users.slice(0, 5).join(", ") + (users.length > 5 ? ` and ${users.length - 5} more` : "");
       throw new SvcError(Code.FailedPrecondition, `${fragmentLabel(fragment)} is in use by ${named}: remove it from their configs first`);
     }
+    const [key] = await provisioningKeysOf(tx, organizationId, id);
+    if (key !== undefined) throw new SvcError(Code.FailedPrecondition, `${fragmentLabel(fragment)} is what provisioning key ${JSON.stringify(key.name)} (${key.id}) attaches: revoke the key first`);
     await removeFragment(tx, id);
   });
 }

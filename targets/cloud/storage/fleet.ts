@@ -39,13 +39,26 @@ export interface NewMachine {
   partKey: NewKey;
 }
 
+export interface MachineValues {
+  locationId: string;
+  organizationId: string;
+  name: string;
+  editedBy: string;
+  now: number;
+  /** The main part's first config; empty when not given. */
+  config?: Record<string, unknown>;
+  /** Runs in the making transaction before anything is written; throws to refuse the machine. */
+  check?: (tx: Kysely<Tables>) => Promise<void>;
+}
+
 /**
- * A machine in `locationId` with its main part, revision 1 of an empty config and the part's key;
- * AlreadyExists when the location has a machine of that name, checked in the same transaction, so
- * two callers making the same name at once cannot both succeed.
+ * A machine in `locationId` with its main part, revision 1 of its config (empty unless given) and
+ * the part's key; AlreadyExists when the location has a machine of that name, checked in the same
+ * transaction, so two callers making the same name at once cannot both succeed.
  */
-export function createMachine(db: Kysely<Tables>, values: { locationId: string; organizationId: string; name: string; editedBy: string; now: number }): Promise<NewMachine> {
+export function createMachine(db: Kysely<Tables>, values: MachineValues): Promise<NewMachine> {
   return db.transaction().execute(async (tx) => {
+    await values.check?.(tx);
     await checkMachineNameFree(tx, values.locationId, values.name);
     const machineId = newId();
     const partId = newId();
@@ -55,7 +68,7 @@ export function createMachine(db: Kysely<Tables>, values: { locationId: string; 
       .insertInto("parts")
       .values({ id: partId, machine_id: machineId, organization_id: values.organizationId, name: `${values.name}-main`, main_part: 1, revision: 1, restart_requested: 0, last_access: null, reported_versions: null, created_at: now, updated_at: now })
       .execute();
-    await tx.insertInto("part_revisions").values({ part_id: partId, revision: 1, config: "{}", edited_by: values.editedBy, created_at: now }).execute();
+    await tx.insertInto("part_revisions").values({ part_id: partId, revision: 1, config: JSON.stringify(values.config ?? {}), edited_by: values.editedBy, created_at: now }).execute();
     const partKey = await createApiKey(tx, { organizationId: values.organizationId, name: `${values.name}-main`, scope: "part", scopeId: partId, now });
     return { machineId, partId, partKey };
   });

@@ -73,7 +73,8 @@ export interface PartRevisionsTable {
   created_at: number;
 }
 
-export type KeyScope = "organization" | "part";
+/** An organisation key acts as its owner; a part key is a machine's own; a provisioning key only makes machines. */
+export type KeyScope = "organization" | "part" | "provisioning";
 
 export interface ApiKeysTable {
   id: string;
@@ -82,10 +83,12 @@ export interface ApiKeysTable {
   /** sha256 of the key, hex. */
   key_hash: string;
   scope: KeyScope;
-  /** The part a part key reaches; the organisation id for an organisation key. */
+  /** The part a part key reaches; the organisation id for an organisation key; the location a provisioning key makes machines in. */
   scope_id: string;
   created_at: number;
   revoked_at: number | null;
+  /** The fragment a provisioning key attaches to each machine it makes; null for other keys. */
+  fragment_id: string | null;
 }
 
 export interface SigningKeysTable {

@@ -1,14 +1,20 @@
 // API keys and the certificate authority: each organisation's keys (an organisation key acts as its
 // owner; owners only), a new one made by name with its secret shown once, and revoking one, which
-// refuses its tokens from the next call on. svc-cloud's CA certificate, which clients trust
-// machines' certificates by, is a download for anyone.
+// refuses its tokens from the next call on; below them its provisioning keys
+// (provisioning-keys.tsx). svc-cloud's CA certificate, which clients trust machines' certificates
+// by, is a download for anyone.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { Problem, useProblem } from "./problem.js";
+import { ProvisioningKeys } from "./provisioning-keys.js";
 
 interface ApiKey {
   apiKey: { id: string; name: string; createdOn?: string };
+  authorizations?: { authorizationId: string }[];
 }
+
+/** Whether a listed key is an organisation key (ListKeys lists provisioning keys too). */
+const isOrganizationKey = (key: ApiKey) => key.authorizations?.some((a) => a.authorizationId === "organization_owner") ?? false;
 
 function OrganizationKeys(props: { organization: { id: string; name: string } }) {
   const [keys, setKeys] = useState<ApiKey[] | undefined>(undefined);
@@ -17,7 +23,7 @@ function OrganizationKeys(props: { organization: { id: string; name: string } })
   const [version, setVersion] = useState(0);
   const organizationId = props.organization.id;
 
-  useEffect(() => run(appCall<{ apiKeys?: ApiKey[] }>("ListKeys", { orgId: organizationId }), (answer) => setKeys(answer.apiKeys ?? [])), [version]);
+  useEffect(() => run(appCall<{ apiKeys?: ApiKey[] }>("ListKeys", { orgId: organizationId }), (answer) => setKeys((answer.apiKeys ?? []).filter(isOrganizationKey))), [version]);
 
   const create = (form: HTMLFormElement) => {
     const name = String(new FormData(form).get("name") ?? "").trim();
@@ -99,7 +105,7 @@ export function Keys() {
     <article aria-label="Keys">
       <h1>API keys</h1>
       <p>
-        An organisation key acts as the organisation's owner: scripts and the SDK's app client sign in with it. Clients that reach machines over TLS trust their certificates through svc-cloud's
+        An organisation key acts as the organisation's owner: scripts and the SDK's app client sign in with it. A provisioning key only makes machines, for a mobile app setting up devices. Clients that reach machines over TLS trust their certificates through svc-cloud's
         certificate authority:{" "}
         <a href="/ca.pem" download="svc-cloud-ca.pem">
           Download the CA certificate
@@ -108,7 +114,10 @@ export function Keys() {
       </p>
       <Problem text={problem} />
       {organizations.map((organization) => (
-        <OrganizationKeys key={organization.id} organization={organization} />
+        <div key={organization.id}>
+          <OrganizationKeys organization={organization} />
+          <ProvisioningKeys organization={organization} />
+        </div>
       ))}
     </article>
   );

@@ -91,10 +91,15 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const system = createAgentSystemSettings({ root: paths.root, run: options.run, sink: options.systemLogSink, clock: clocks.real, logger: log });
   const jobs: AgentJobs = { view, server, updates, system, network: undefined };
 
+  // svc-cloud is followed once the file is a credentials file: at start, or once the provisioning
+  // portal has saved the machine's credentials into it.
+  let cloud: AgentCloud | undefined;
+  const linkCloud = () => (cloud ??= startCloudLink(jobs, options, { servers, agents }));
   // The file is looked at every second of the agent clock, but not more often than every 20 ms.
   watchFile(options.configFile, { interval: Math.max(20, 1_000 * clocks.agent.factor) }, (now, before) => {
     if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) {
       reload(jobs, options).catch((error: Error) => log.error(`applying the changed configuration failed: ${error.message}`));
+      linkCloud();
     }
   });
   await system.apply(view.agent());
@@ -107,7 +112,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     logger: log.child("network"),
   });
   await startServer(jobs, log);
-  const cloud = startCloudLink(jobs, options, { servers, agents });
+  linkCloud();
 
   return {
     finished,

@@ -23,6 +23,7 @@ import { createRobotApi, type RobotApi } from "./robot/index.js";
 import { componentServiceApis, createModuleForwarding, registerComponentServices } from "./rpc/index.js";
 import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, whenReady, type ApiServer, type HttpRoute } from "./transport/index.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
+import { restartOnCredentials } from "./credentials-arrival.js";
 import { restartOnlySettingsWarning } from "./restart-only-settings.js";
 import { screenUntrusted } from "./untrusted-screen.js";
 
@@ -98,6 +99,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
   if (telemetry) machine.onConfig(reconfigureSpans(telemetry));
   machine.onConfig(restartOnlySettingsWarning(log, startConfig));
+  if (!options.initial.cloud) machine.onConfig(restartOnCredentials(log, options.requestRestart ?? options.requestShutdown));
   // Auth and the browser rules follow the configuration in force: an edit the machine takes
   // applies at once (a removed key's tokens end), one it refuses changes nothing.
   const runningConfig = followConfigInForce(machine, startConfig);

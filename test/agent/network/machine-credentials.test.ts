@@ -30,6 +30,15 @@ describe("the portal's credentials in the credentials file", () => {
     expect(cloudCredentialsOf(config!.cloud!, false)).toMatchObject({ partId: "part-1", apiKey: { id: "key-1", key: "k3y" }, url: "https://cloud.example.com" });
   });
 
+  it("name the svc-cloud the app gave, in place of what the file named", async () => {
+    const file = join(dir, "device.json");
+    writeFileSync(file, JSON.stringify({ network: { bind_address: "0.0.0.0:8080" } }));
+    await saveMachineCredentials(file, { ...entered, appAddress: "https://cloud.example.com:8443/" });
+    const { config } = readMachineConfig(readFileSync(file, "utf8"));
+    expect(config!.cloud).toMatchObject({ id: "part-1", app_address: "https://cloud.example.com:8443" });
+    expect(cloudCredentialsOf(config!.cloud!, false)).toMatchObject({ url: "https://cloud.example.com:8443" });
+  });
+
   it("are missing from a file without a whole key, and never replace a file that is not JSON", async () => {
     const partial = join(dir, "partial.json");
     writeFileSync(partial, JSON.stringify({ cloud: { id: "part-1", api_key: { id: "key-1" } } }));

@@ -128,10 +128,21 @@ describe("provisioning API", () => {
     expect(spaced.body.field).toBe("part_id");
     expect(portal.savedCredentials).toEqual([]);
 
+    // svc-cloud's address, when the app gives it, is svc-cloud alone: no path, no user, http or https.
+    for (const address of ["ftp://cloud.example.com", "https://user:pw@cloud.example.com", "https://cloud.example.com/app?x=1", "not a url"]) {
+      const bad = await post("/api/v1/credentials", { part_id: "p-1", api_key_id: "k-1", api_key: "s3cr3t-key", app_address: address });
+      expect(bad.status).toBe(400);
+      expect(bad.body.field).toBe("app_address");
+    }
+    expect(portal.savedCredentials).toEqual([]);
+
     const ok = await post("/api/v1/credentials", { part_id: "p-1", api_key_id: "k-1", api_key: "s3cr3t-key" });
     expect(ok.status).toBe(200);
     expect(portal.savedCredentials).toEqual([{ partId: "p-1", apiKeyId: "k-1", apiKey: "s3cr3t-key" }]);
     expect((await call("/api/v1/status")).body.needs_credentials).toBe(false);
+    const withAddress = await post("/api/v1/credentials", { part_id: "p-1", api_key_id: "k-1", api_key: "s3cr3t-key", app_address: "https://cloud.example.com:8443" });
+    expect(withAddress.status).toBe(200);
+    expect(portal.savedCredentials.at(-1)?.appAddress).toBe("https://cloud.example.com:8443");
   });
 
   it("says when the device does not take credentials, or when saving them fails", async () => {

@@ -21,7 +21,7 @@ import { eventually } from "../../helpers/eventually.js";
 import { freePort } from "../../helpers/free-port.js";
 import { logLines } from "../../helpers/log-lines.js";
 import { dialSdk } from "../../helpers/sdk-robot.js";
-import type { SvcServerProcess } from "../../helpers/svc-server-process.js";
+import { startSvcServer, type SvcServerProcess } from "../../helpers/svc-server-process.js";
 
 let cloud: CloudProcess;
 const machines: CloudManaged[] = [];
@@ -225,5 +225,16 @@ describe("svc-server with a credentials file", () => {
     const code = await new Promise<number | null>((resolve) => server.child.once("exit", (exit) => resolve(exit)));
     expect(code).toBe(RESTART_EXIT_CODE);
     expect(logLines(server.stdout()).map((l) => l.msg)).toContain("svc-cloud asked for a restart");
+  });
+
+  it("restarts to follow svc-cloud when its configuration file becomes a credentials file, as the provisioning portal makes it", async () => {
+    const credentials = cloud.createMachine("newcomer");
+    const server = await startSvcServer({ components: [{ name: "temp", api: "rdk:component:sensor", model: "fake" }] });
+    servers.push(server);
+    const exited = new Promise<number | null>((resolve) => server.child.once("exit", (exit) => resolve(exit)));
+    server.writeConfig({ ...credentials, network: { bind_address: "localhost:0" } });
+    expect(await exited).toBe(RESTART_EXIT_CODE);
+    const line = logLines(server.stdout()).find((l) => l.msg === "the configuration file is now a machine's credentials file; restarting to follow svc-cloud");
+    expect(line?.part).toBe(credentials.cloud.id);
   });
 });

@@ -10,6 +10,7 @@ import * as releases from "./0006-releases.js";
 import * as logChunks from "./0007-log-chunks.js";
 import * as webSessions from "./0008-web-sessions.js";
 import * as partConfigStatus from "./0010-part-config-status.js";
+import * as provisioningKeys from "./0011-provisioning-keys.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0007-log-chunks": logChunks,
   "0008-web-sessions": webSessions,
   "0010-part-config-status": partConfigStatus,
+  "0011-provisioning-keys": provisioningKeys,
 };

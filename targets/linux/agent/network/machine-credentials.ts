@@ -1,7 +1,8 @@
 // Saving the machine's cloud credentials entered on the portal into the credentials file, in the
-// shape svc-cloud writes it: `cloud.id` the part id, `cloud.api_key` {id, key}. Whatever else the
-// file holds is kept (its `app_address`, and the settings svc-server runs before it first hears
-// from the cloud); the file is replaced atomically and readable by root only.
+// shape svc-cloud writes it: `cloud.id` the part id, `cloud.api_key` {id, key}, and svc-cloud's
+// address when the app gave it (`cloud.app_address`). Whatever else the file holds is kept (its
+// `app_address` when none is given, and the settings svc-server runs before it first hears from
+// the cloud); the file is replaced atomically and readable by root only.
 import { existsSync, readFileSync } from "node:fs";
 import type { MachineCredentials } from "./portal/provisioning-input.js";
 import { writeFileAtomic } from "../../system/atomic-file.js";
@@ -35,6 +36,7 @@ export async function saveMachineCredentials(configFile: string, credentials: Ma
   }
   // An older robot secret goes: the key replaces it.
   const { secret: _secret, ...before } = (config.cloud as Record<string, unknown> | undefined) ?? {};
-  const cloud = { app_address: "", ...before, id: credentials.partId, api_key: { id: credentials.apiKeyId, key: credentials.apiKey } };
+  const address = credentials.appAddress ? { app_address: new URL(credentials.appAddress).origin } : {};
+  const cloud = { app_address: "", ...before, ...address, id: credentials.partId, api_key: { id: credentials.apiKeyId, key: credentials.apiKey } };
   await writeFileAtomic(configFile, `${JSON.stringify({ ...config, cloud }, null, 2)}\n`, 0o600);
 }

@@ -85,10 +85,12 @@ export function createProvisioningApi(options: ProvisioningApiOptions): (req: In
       method: "POST",
       async handle(req, res) {
         const body = await jsonBody(req);
+        const appAddress = stringField(body, "app_address");
         const credentials = {
           partId: stringField(body, "part_id"),
           apiKeyId: stringField(body, "api_key_id"),
           apiKey: stringField(body, "api_key"),
+          ...(appAddress === "" ? {} : { appAddress }),
         };
         sendOutcome(res, await actions.saveCredentials(credentials));
       },

@@ -13,11 +13,13 @@ export interface MachineCredentials {
   partId: string;
   apiKeyId: string;
   apiKey: string;
+  /** svc-cloud's address, as its credentials file names it; "" or absent keeps what the file has. */
+  appAddress?: string;
 }
 
 /** The first problem found, with the field it belongs to (the names used by the form and the API). */
 export interface InputProblem {
-  field: "ssid" | "psk" | "part_id" | "api_key_id" | "api_key" | "body";
+  field: "ssid" | "psk" | "part_id" | "api_key_id" | "api_key" | "app_address" | "body";
   error: string;
 }
 
@@ -29,6 +31,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const HEX_64 = /^[0-9a-fA-F]{64}$/;
 const CREDENTIAL_TEXT = /^[\x21-\x7e]+$/;
 const MAX_CREDENTIAL_LENGTH = 256;
+const MAX_ADDRESS_LENGTH = 2048;
 
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
@@ -78,6 +81,24 @@ export function credentialsProblem(credentials: MachineCredentials): InputProble
     if (value.length === 0) return { field, error: `Enter the ${name}.` };
     if (value.length > MAX_CREDENTIAL_LENGTH) return { field, error: `The ${name} is longer than ${MAX_CREDENTIAL_LENGTH} characters.` };
     if (!CREDENTIAL_TEXT.test(value)) return { field, error: `The ${name} may contain only printable ASCII characters without spaces.` };
+  }
+  return appAddressProblem(credentials.appAddress ?? "");
+}
+
+/** svc-cloud's address, when one is given: an http or https URL of a host alone (no user, path or query). */
+function appAddressProblem(address: string): InputProblem | undefined {
+  if (address === "") return undefined;
+  const field = "app_address";
+  if (address.length > MAX_ADDRESS_LENGTH || !CREDENTIAL_TEXT.test(address)) return { field, error: `The svc-cloud address must be a URL of at most ${MAX_ADDRESS_LENGTH} printable characters.` };
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { field, error: "The svc-cloud address is not a URL (such as https://cloud.example.com)." };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { field, error: "The svc-cloud address must start with https:// (or http://)." };
+  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "" || (url.pathname !== "/" && url.pathname !== "")) {
+    return { field, error: "The svc-cloud address names svc-cloud alone: scheme, host and port, no user, path or query." };
   }
   return undefined;
 }
