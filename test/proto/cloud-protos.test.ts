@@ -125,6 +125,7 @@ describe("svc.cloud.v1.CloudService", () => {
       ["ListFiles", "unary"],
       ["DownloadFile", "server_streaming"],
       ...[
+        "ReportConfigStatus",
         "RestoreRobotPartRevision",
         "AddUser",
         "SetRole",
@@ -138,6 +139,7 @@ describe("svc.cloud.v1.CloudService", () => {
         "GetLogVolume",
         "GetLocationVersions",
         "SetLocationVersions",
+        "GetPartStatus",
       ].map((name) => [name, "unary"]),
     ]);
   });
