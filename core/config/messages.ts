@@ -27,7 +27,7 @@ function followRefs(node: SchemaNode): SchemaNode {
 }
 
 // Values whose text must not appear in messages or logs.
-const secretKeys = new Set(["psk", "secret", "hotspot_password"]);
+const secretKeys = new Set(["psk", "secret", "hotspot_password", "payload"]);
 
 export function isSecretPath(path: DataPath): boolean {
   const last = path[path.length - 1];

@@ -18,6 +18,7 @@ import { screenViamKeys } from "./viam-keys.js";
 import { buildResources, type NameOwners } from "./resources.js";
 import { buildModules } from "./modules.js";
 import { buildProcesses } from "./processes.js";
+import { buildRemotes } from "./remotes.js";
 import { buildAgent } from "./agent-config.js";
 import { buildCloud, buildGlobalLog, buildLogRules, buildNetwork } from "./sections.js";
 import { buildAuth } from "./auth-section.js";
@@ -95,6 +96,7 @@ function buildMachineConfig(data: ValidatedConfig, origins: Origins, issues: Iss
     services: buildResources("service", "services", data.services, indexIn("services"), owners, issues),
     modules: buildModules(data.modules, indexIn("modules"), issues),
     processes: buildProcesses(data.processes, indexIn("processes"), issues),
+    remotes: buildRemotes(data.remotes, indexIn("remotes"), issues),
     log: buildLogRules(data.log, indexIn("log"), issues),
     global_log_configuration: buildGlobalLog(data.global_log_configuration),
     debug: data.debug,

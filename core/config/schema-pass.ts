@@ -1,6 +1,6 @@
 // Checks the data against the schema and repairs what it reports, until the data conforms to
 // the schema: an unknown key is removed (a warning; an error in `auth`); a bad value inside an
-// entry (a component, service, module, process, log rule, global log entry, auth handler,
+// entry (a component, service, module, process, remote, log rule, global log entry, auth handler,
 // additional network, the maintenance window or the cloud credentials) leaves that entry out;
 // any other bad value is removed so that the next run fills in its default. Every problem becomes one issue, with its path in the original document.
 import { configSchema } from "./config-schema.js";
@@ -15,6 +15,7 @@ const entries: ReadonlyArray<readonly string[]> = [
   ["services", "#"],
   ["modules", "#"],
   ["processes", "#"],
+  ["remotes", "#"],
   ["log", "#"],
   ["global_log_configuration", "#"],
   ["auth", "handlers", "#"],

@@ -75,6 +75,34 @@ export interface ProcessConfig {
   stop_timeout_ms: number;
 }
 
+/** Another part of the machine (svc-server or viam-server) joined to this one (Viam's `remotes`). */
+export interface RemoteConfig {
+  /** Unique among the remotes; its resources are named `<name>:<resource>` here. */
+  name: string;
+  /** As written: "pi.local:8080", "[::1]:8080", "https://pi.example.com". */
+  address: string;
+  /** Where it is dialled: "http://host:port" for plaintext HTTP/2 (h2c), "https://host:port" for TLS. */
+  url: string;
+  /** How svc-server signs in to it; absent when it takes calls without credentials. */
+  auth?: RemoteAuth;
+  /** Put before the names of its resources here ("" for none), so they cannot clash with others. */
+  prefix: string;
+  /** Plaintext for an address without a scheme; an `http://` or `https://` address says for itself. */
+  insecure: boolean;
+  /** How often its resources are listed again, as written ("10s"); `_ms` in milliseconds. */
+  connection_check_interval: string;
+  connection_check_interval_ms: number;
+  /** The first wait before dialling it again once it is unreachable ("1s"); waits grow from it. */
+  reconnect_interval: string;
+  reconnect_interval_ms: number;
+}
+
+export interface RemoteAuth {
+  /** Who signs in: the API key's id ("" lets the remote decide). */
+  entity: string;
+  credentials: { type: "api-key"; payload: string };
+}
+
 export interface MaintenanceConfig {
   /** `<namespace>:component:sensor/<name>` */
   sensor_name: string;
@@ -223,6 +251,8 @@ export interface MachineConfig {
   services: ResourceConfig[];
   modules: ModuleConfig[];
   processes: ProcessConfig[];
+  /** Other parts of the machine joined to this one. */
+  remotes: RemoteConfig[];
   /** Absent when no maintenance window is configured. */
   maintenance?: MaintenanceConfig;
   log: LogRule[];

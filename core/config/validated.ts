@@ -9,6 +9,8 @@ import type {
   MaintenanceConfig,
   ModuleConfig,
   ProcessConfig,
+  RemoteAuth,
+  RemoteConfig,
   NetworkConfig,
   NetworkConfiguration,
   SystemConfiguration,
@@ -30,6 +32,11 @@ export interface ValidatedResource {
 
 /** A process entry as written; `username` is Viam's, refused here (see processes.ts). */
 export type ValidatedProcess = Omit<ProcessConfig, "stop_signal_name" | "stop_timeout_ms"> & { username: string };
+
+/** A remote entry as written, defaults filled in, before its address and durations are read. */
+export type ValidatedRemote = Omit<RemoteConfig, "url" | "auth" | "connection_check_interval_ms" | "reconnect_interval_ms"> & {
+  auth?: { entity: string; credentials?: RemoteAuth["credentials"] };
+};
 
 export interface ValidatedCloud {
   id: string;
@@ -59,6 +66,7 @@ export interface ValidatedConfig {
   services: ValidatedResource[];
   modules: Omit<ModuleConfig, "startup_timeout_ms" | "first_run_timeout_ms">[];
   processes: ValidatedProcess[];
+  remotes: ValidatedRemote[];
   maintenance?: MaintenanceConfig;
   log: LogRule[];
   debug: boolean;

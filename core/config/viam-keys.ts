@@ -18,7 +18,6 @@ const topLevel: readonly Unserved[] = [
   { key: "packages", why: "svc-server fetches no packages besides registry modules" },
   { key: "package_path", why: "svc-server fetches no packages besides registry modules", idle: (v) => v === "" },
   { key: "jobs", why: "svc-server runs no scheduled jobs" },
-  { key: "remotes", why: "svc-server does not join other machines' parts to its own" },
   { key: "tracing", why: "svc-server records no traces", idle: (v) => !isRecord(v) || v.enabled !== true },
   { key: "enable_web_profile", why: "svc-server serves its profile with its -webprofile flag", idle: (v) => v !== true },
   { key: "fragments", why: "fragments are merged by svc-cloud before a configuration reaches the machine" },
@@ -29,19 +28,33 @@ const topLevel: readonly Unserved[] = [
 const inNetwork: readonly Unserved[] = [{ key: "traffic_tunnel_endpoints", why: "svc-server tunnels no traffic" }];
 const inResources: readonly Unserved[] = [{ key: "service_configs", why: "svc-server captures no data" }];
 const inModules: readonly Unserved[] = [{ key: "status" }];
+const inRemotes: readonly Unserved[] = [
+  { key: "frame", why: "svc-server does not join a remote's frames to its own frame system", idle: (v) => v === null },
+  { key: "service_configs", why: "svc-server captures no data", idle: (v) => Array.isArray(v) && v.length === 0 },
+  { key: "secret", why: "svc-server signs in to a remote with an API key only (auth.credentials)", idle: (v) => v === "" },
+  { key: "managed_by" },
+];
 
 /** Takes Viam's keys svc-server does not act on out of `data`, with a warning for each that asks for something. */
 export function screenViamKeys(data: Record<string, unknown>, issues: IssueList): void {
   screen(data, [], topLevel, issues);
   if (isRecord(data.network)) screen(data.network, ["network"], inNetwork, issues);
-  for (const list of ["components", "services", "modules"]) {
+  for (const list of ["components", "services", "modules", "remotes"]) {
     const entries = data[list];
     if (!Array.isArray(entries)) continue;
-    const keys = list === "modules" ? inModules : inResources;
+    const keys = list === "modules" ? inModules : list === "remotes" ? inRemotes : inResources;
     entries.forEach((entry, i) => {
-      if (isRecord(entry)) screen(entry, [list, i], keys, issues);
+      if (!isRecord(entry)) return;
+      screen(entry, [list, i], keys, issues);
+      if (list === "remotes") withoutNullCredentials(entry);
     });
   }
+}
+
+// Viam writes a remote without credentials as `"auth": {"credentials": null, "entity": ""}`.
+function withoutNullCredentials(remote: Record<string, unknown>): void {
+  const auth = remote.auth;
+  if (isRecord(auth) && auth.credentials === null) delete auth.credentials;
 }
 
 function screen(object: Record<string, unknown>, at: Segment[], keys: readonly Unserved[], issues: IssueList): void {

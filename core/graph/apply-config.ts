@@ -11,6 +11,7 @@ import { createEngineNode, type EngineNode } from "./engine-node.js";
 import { setStatus, type EngineState } from "./engine-state.js";
 import { toGraphEntries, type PlanResourceInput } from "./graph-entry.js";
 import { inPlaceCandidates } from "./in-place.js";
+import { nameLookups } from "./joined-names.js";
 import { planKeepingRunning } from "./keep-running.js";
 import { computePlan, type ReconfigurePlan } from "./plan.js";
 import { reusePlan } from "./plan-reuse.js";
@@ -20,7 +21,7 @@ export async function applyConfig(state: EngineState, config: GraphConfig, rev: 
   // Validations are remembered under the registry as it was when they ran: a model that comes
   // while this apply awaits must not be hidden behind a result from before it came.
   const validatedWith = registry.generation;
-  const prepared = preparer.prepare(config, nodes, state.graph, state.nodeAt);
+  const prepared = preparer.prepare(config, state.joined, nodes, state.graph, state.nodeAt);
   // Validations found unchanged stay valid only while the registry is as it was at the last plan.
   const reused =
     replan || registry.generation !== state.plannedWith ? undefined : reusePlan(nodes, state.graph, prepared.configs, prepared.paths, prepared.inputs);
@@ -74,7 +75,6 @@ function fullPlan(state: EngineState, inputs: PlanResourceInput[]) {
 /** Brings every node in line with the new graph, creating the added ones. */
 function adoptGraph(state: EngineState, modified: string[], rev: string): void {
   const { graph, nodes } = state;
-  const simple = new Map<string, string | null>();
   const now = state.clock.now();
   const nodeAt: EngineNode[] = [];
   for (let i = 0; i < graph.entries.length; i++) {
@@ -89,11 +89,13 @@ function adoptGraph(state: EngineState, modified: string[], rev: string): void {
     node.path = e.path;
     node.index = i;
     node.hold = graph.hold[i];
+    node.joined = e.joined;
     nodeAt.push(node);
-    simple.set(e.simple, simple.has(e.simple) ? null : e.name);
   }
   state.nodeAt = nodeAt;
+  const { simple, aliases } = nameLookups(graph.entries);
   state.simpleNames = simple;
+  state.aliases = aliases;
   for (const name of modified) markChanged(nodes.get(name)!, rev);
 }
 

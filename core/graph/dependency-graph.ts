@@ -2,8 +2,11 @@
 // simple name when exactly one resource carries it), cycles found, resources that cannot be built
 // held back with the reason, and a level for every other one (0 for no dependencies, otherwise
 // one more than its deepest dependency). Everything is linear in resources plus references, and
-// edges live in flat arrays (one allocation for all of them, not one per resource).
-import { isFullNameReference, parseResourceName, simpleNameProblem } from "../resource/index.js";
+// edges live in flat arrays (one allocation for all of them, not one per resource). Resources
+// joined from other parts (joined-names.ts) are found by their qualified names (`pi:left`), and by
+// their simple names where no configured resource has the same one.
+import { isFullNameReference, isRemoteName, parseResourceName, simpleNameProblem } from "../resource/index.js";
+import { indexJoinedNames, joinedMatches, type JoinedNames } from "./joined-names.js";
 import type { GraphEntry } from "./graph-entry.js";
 import type { Hold } from "./resource-status.js";
 import { cycleThrough, stronglyConnected, type Components } from "./strongly-connected.js";
@@ -71,9 +74,12 @@ export function buildDependencyGraph(entries: GraphEntry[]): DependencyGraph {
 
 interface NameIndex {
   index: Map<string, number>;
+  /** Simple names of configured resources. */
   bySimple: Map<string, number>;
-  /** Simple names several resources carry, with their positions. */
+  /** Simple names several configured resources carry, with their positions. */
   ambiguous: Map<string, number[]> | undefined;
+  /** The names of joined resources, when there are any. */
+  joined: JoinedNames | undefined;
   /** References written in all entries together. */
   refTotal: number;
 }
@@ -82,10 +88,16 @@ function indexNames(entries: GraphEntry[]): NameIndex {
   const index = new Map<string, number>();
   const bySimple = new Map<string, number>();
   let ambiguous: Map<string, number[]> | undefined;
+  let anyJoined = false;
   let refTotal = 0;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     index.set(e.name, i);
+    refTotal += e.requires.length + e.optional.length;
+    if (e.joined) {
+      anyJoined = true;
+      continue;
+    }
     const seen = bySimple.get(e.simple);
     if (seen === undefined) bySimple.set(e.simple, i);
     else {
@@ -94,16 +106,16 @@ function indexNames(entries: GraphEntry[]): NameIndex {
       if (list) list.push(i);
       else ambiguous.set(e.simple, [seen, i]);
     }
-    refTotal += e.requires.length + e.optional.length;
   }
-  return { index, bySimple, ambiguous, refTotal };
+  const joined = anyJoined ? indexJoinedNames(entries, index, bySimple) : undefined;
+  return { index, bySimple, ambiguous, joined, refTotal };
 }
 
 // Every reference resolved to an edge (duplicates merged, required winning), and each entry
 // whose references are broken, ambiguous or missing held back with the reason.
 function resolveReferences(entries: GraphEntry[], names: NameIndex) {
   const n = entries.length;
-  const { index, bySimple, ambiguous, refTotal } = names;
+  const { index, bySimple, ambiguous, joined, refTotal } = names;
   const edgeStart = new Int32Array(n + 1);
   let edgeTo = new Int32Array(refTotal);
   let edgeRequired = new Uint8Array(refTotal);
@@ -121,6 +133,7 @@ function resolveReferences(entries: GraphEntry[], names: NameIndex) {
     let broken: string | undefined;
     let missing: string | undefined;
     let missingCount = 0;
+    let missingRemote = false;
     const refCount = e.requires.length + e.optional.length;
     for (let r = 0; r < refCount; r++) {
       const isRequired = r < e.requires.length;
@@ -128,28 +141,33 @@ function resolveReferences(entries: GraphEntry[], names: NameIndex) {
       let target = -1;
       if (isFullNameReference(ref)) {
         const found = index.get(ref);
+        const alias = found === undefined && joined ? joinedMatches(joined, ref) : undefined;
         if (found !== undefined) target = found;
+        else if (alias?.length === 1) target = alias[0]!;
+        else if (alias) broken = append(broken, ambiguity(ref, alias, entries));
         else {
           const parsed = parseResourceName(ref);
           if (!parsed.ok) broken = append(broken, `dependency ${parsed.error}`);
           else if (isRequired) {
             missing = append(missing, ref);
             missingCount++;
+            missingRemote ||= isRemoteName(parsed.value.name);
           }
         }
       } else {
         const several = ambiguous?.get(ref);
-        const found = several ? undefined : bySimple.get(ref);
+        const local = several ? undefined : bySimple.get(ref);
+        const others = local === undefined && !several && joined ? joinedMatches(joined, ref) : undefined;
+        const found = local ?? (others?.length === 1 ? others[0] : undefined);
         if (found !== undefined) target = found;
-        else if (several) {
-          const names = several.map((j) => entries[j]!.name).join(" and ");
-          broken = append(broken, `dependency "${ref}" is ambiguous: ${names} both match; write the full name`);
-        } else {
+        else if (several || others) broken = append(broken, ambiguity(ref, (several ?? others)!, entries));
+        else {
           const problem = simpleNameProblem(ref);
           if (problem !== undefined) broken = append(broken, `dependency ${problem}`);
           else if (isRequired) {
             missing = append(missing, `"${ref}"`);
             missingCount++;
+            missingRemote ||= isRemoteName(ref);
           }
         }
       }
@@ -166,7 +184,7 @@ function resolveReferences(entries: GraphEntry[], names: NameIndex) {
       inDegree[target]!++;
       m++;
     }
-    hold.push(referenceHold(e, broken, missing, missingCount));
+    hold.push(referenceHold(e, broken, missing, missingCount, missingRemote));
   }
   edgeStart[n] = m;
   if (m < refTotal) {
@@ -176,12 +194,18 @@ function resolveReferences(entries: GraphEntry[], names: NameIndex) {
   return { edgeStart, edgeTo, edgeRequired, edgeWritten, inDegree, hold };
 }
 
-function referenceHold(e: GraphEntry, broken: string | undefined, missing: string | undefined, missingCount: number): Hold | undefined {
+function referenceHold(e: GraphEntry, broken: string | undefined, missing: string | undefined, missingCount: number, remote: boolean): Hold | undefined {
   if (e.problem !== undefined) return e.problem;
   if (broken !== undefined) return { state: "UNHEALTHY", error: broken, root: true };
   if (missing === undefined) return undefined;
   const what = missingCount > 1 ? "dependencies" : "dependency";
-  return { state: "UNCONFIGURED", error: `missing ${what} ${missing}: no such resource is configured`, root: true };
+  const where = remote ? "no such resource is configured or listed by a remote" : "no such resource is configured";
+  return { state: "UNCONFIGURED", error: `missing ${what} ${missing}: ${where}`, root: true };
+}
+
+function ambiguity(ref: string, candidates: readonly number[], entries: GraphEntry[]): string {
+  const names = candidates.map((j) => entries[j]!.name).join(" and ");
+  return `dependency "${ref}" is ambiguous: ${names} both match; write the full name`;
 }
 
 /** Dependents of each node, from the dependencies; `inDegree` is used up as the fill cursor. */

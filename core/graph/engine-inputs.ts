@@ -2,13 +2,14 @@
 // model's validator says, and a running resource's own entry when a new one is refused. An entry
 // equal to the running one keeps the validation it had (while the registry is unchanged), and
 // then needs no input object at all, which keeps re-planning a large, mostly unchanged machine
-// cheap.
+// cheap. Resources joined from other parts follow the configured ones, each with a fresh input:
+// whether one can be used now is theirs to say each time.
 import type { ResourceConfig } from "../config/index.js";
 import { validateResourceConfig, type LoggerLike, type ModelRegistry, type ResourceValidation } from "../resource/index.js";
 import { resourceConfigEqual } from "./config-equal.js";
 import type { DependencyGraph } from "./dependency-graph.js";
 import type { EngineNode } from "./engine-node.js";
-import type { GraphConfig } from "./engine-types.js";
+import type { GraphConfig, JoinedResource } from "./engine-types.js";
 import type { PlanResourceInput } from "./graph-entry.js";
 import { runningEntryInput } from "./keep-running.js";
 
@@ -18,11 +19,19 @@ export interface PreparedEntries {
   /** An input for each entry that is new, changed or validated afresh; undefined for the rest. */
   inputs: (PlanResourceInput | undefined)[];
   validations: ResourceValidation[];
+  /** What a joined entry is, by position; undefined for a configured one. */
+  joined: (Pick<PlanResourceInput, "joined" | "unavailable"> | undefined)[];
 }
 
 export interface EntryPreparer {
   /** `nodeAt[i]` is the node at position i of `graph`. */
-  prepare(config: GraphConfig, nodes: ReadonlyMap<string, EngineNode>, graph: DependencyGraph, nodeAt: readonly EngineNode[]): PreparedEntries;
+  prepare(
+    config: GraphConfig,
+    joined: ReadonlyMap<string, readonly JoinedResource[]>,
+    nodes: ReadonlyMap<string, EngineNode>,
+    graph: DependencyGraph,
+    nodeAt: readonly EngineNode[],
+  ): PreparedEntries;
   /** Every entry as a full input, for a plan from scratch. */
   allInputs(prepared: PreparedEntries): PlanResourceInput[];
   /**
@@ -52,14 +61,16 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
       if (v.absent !== undefined) input.absent = v.absent;
       return runningEntryInput(input, path);
     },
-    prepare(config, nodes, graph, nodeAt) {
-      const prepared: PreparedEntries = { configs: [], paths: [], inputs: [], validations: [] };
+    prepare(config, joined, nodes, graph, nodeAt) {
+      const prepared: PreparedEntries = { configs: [], paths: [], inputs: [], validations: [], joined: [] };
       const generation = registry.generation;
-      const add = (list: ResourceConfig[] | undefined, key: string) => {
+      const add = (list: readonly ResourceConfig[] | undefined, key: string, marks?: readonly JoinedResource[]) => {
         if (!list) return;
         for (let i = 0; i < list.length; i++) {
           const entry = list[i]!;
-          const path = pathOf(key, i);
+          const path = marks ? key : pathOf(key, i);
+          const mark = marks && { joined: true, unavailable: marks[i]!.unavailable };
+          prepared.joined.push(mark);
           const position = prepared.configs.length;
           // Usually the entry at the same place in the current graph is the same resource.
           const there = position < graph.entries.length ? graph.entries[position]! : undefined;
@@ -73,7 +84,7 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
           const unchanged = node !== undefined && resourceConfigEqual(node.config, entry);
           prepared.configs.push(entry);
           prepared.paths.push(path);
-          if (unchanged && cached && cached.registryGeneration === generation && cached.path === path) {
+          if (!mark && unchanged && cached && cached.registryGeneration === generation && cached.path === path) {
             prepared.validations.push(cached.result);
             prepared.inputs.push(undefined);
             continue;
@@ -81,11 +92,12 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
           const v = validateResourceConfig(registry, entry, path);
           for (const issue of v.issues) if (issue.severity === "warning") logger.warn(`${issue.path}: ${issue.message}`);
           prepared.validations.push(v);
-          prepared.inputs.push({ config: entry, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown, absent: v.absent, unchanged });
+          prepared.inputs.push({ config: entry, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown, absent: v.absent, unchanged, ...mark });
         }
       };
       add(config.components, "components");
       add(config.services, "services");
+      joined.forEach((resources, key) => add(resources.map((r) => r.config), key, resources));
       return prepared;
     },
     allInputs(prepared) {
@@ -102,6 +114,7 @@ export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike)
             modelKnown: v.modelKnown,
             absent: v.absent,
             unchanged: true,
+            ...prepared.joined[i],
           },
         );
       }

@@ -39,6 +39,8 @@ export interface EngineNode extends PlannedNode {
   validated?: { path: string; registryGeneration: number; result: ResourceValidation };
   /** The problem last said in the log about it, until it runs. */
   reported?: string;
+  /** Joined from another part of the machine: whoever joined it says its problems. */
+  joined?: boolean;
 }
 
 export function createEngineNode(name: string, config: ResourceConfig, path: string, revision: string, now: number): EngineNode {

@@ -15,6 +15,7 @@ import {
   type GraphConfig,
   type GraphEngineOptions,
   type GraphEvent,
+  type JoinedResource,
 } from "./engine-types.js";
 import { createEventHub, type EventHub } from "./event-hub.js";
 import type { RootKind } from "./operation-queue.js";
@@ -46,6 +47,10 @@ export interface EngineState {
   nodeAt: EngineNode[];
   /** Simple name -> full name, or null when several resources carry it. */
   simpleNames: Map<string, string | null>;
+  /** A full name written with a joined resource's simple name -> its full name (null: several). */
+  aliases: Map<string, string | null>;
+  /** What each source joined (engine-types.ts, JoinedResource), by its key. */
+  readonly joined: Map<string, readonly JoinedResource[]>;
   machineState: "INITIALIZING" | "RUNNING";
   /** Revision of the last configuration applied. */
   revision: string;
@@ -86,6 +91,8 @@ export function createEngineState(options: GraphEngineOptions, requestRoot: Engi
     graph: buildDependencyGraph([]),
     nodeAt: [],
     simpleNames: new Map(),
+    aliases: new Map(),
+    joined: new Map(),
     machineState: "INITIALIZING",
     revision: "",
     current: undefined,

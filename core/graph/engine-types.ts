@@ -13,6 +13,20 @@ export interface GraphConfig {
   maintenance?: MaintenanceConfig | null;
 }
 
+/**
+ * A resource another part of the machine serves (a remote's), joined to the graph beside the
+ * configured ones: local resources may depend on it, and it is built (a local stand-in, by the
+ * model its entry names) and closed like them. Its name is qualified by the parts it is reached
+ * through (`pi:left`); its simple name (`left`) finds it only where no configured resource has
+ * that name. Whoever joins it says its problems in the log: the engine only lists them.
+ */
+export interface JoinedResource {
+  /** Its entry: API, qualified name, and the model registered to build its stand-in. */
+  config: ResourceConfig;
+  /** Why it cannot be used now (its part is unreachable): it is held UNHEALTHY with this, its dependents wait. */
+  unavailable?: string;
+}
+
 export const DEFAULT_BUILD_CONCURRENCY = 10;
 export const DEFAULT_BUILD_TIMEOUT_MS = 120_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
@@ -83,6 +97,12 @@ export interface GraphEngine {
   resourceStatus(name: string): ResourceStatus | undefined;
   /** A READY resource by full name, or by simple name when only one resource carries it. */
   resource(name: string): Resource | undefined;
+  /**
+   * Joins the resources of one source (`key`, such as a remote's, also the place their issues
+   * name), replacing what it joined before; an empty list takes them all out again. The graph is
+   * planned again with them, outside the maintenance window: they are not configuration.
+   */
+  join(key: string, resources: readonly JoinedResource[]): void;
   /** What the maintenance window of the running configuration says now. */
   checkMaintenance(): Promise<MaintenanceDecision>;
   onEvent(listener: (event: GraphEvent) => void): () => void;

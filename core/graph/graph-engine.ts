@@ -2,8 +2,10 @@
 // first; build in level order, a bounded number at a time, each as soon as its dependencies have
 // settled and within a timeout; a running resource whose new entry has a configuration error runs
 // on), retries what failed with backoff, rebuilds what was waiting the moment its dependency or
-// model appears, and shuts everything down dependents-first. Status changes go out as events, and
-// each resource that cannot run is named in the log once; nothing here reaches up.
+// model appears, and shuts everything down dependents-first. Resources other parts of the machine
+// serve are joined beside the configured ones (join), and planned again whenever what is joined
+// changes. Status changes go out as events, and each resource that cannot run is named in the log
+// once; nothing here reaches up.
 //
 // The engine is its state (engine-state.ts) and three phases that move it (applyConfig,
 // buildLevels, closeGroups), run one operation at a time by the operation queue; this file wires
@@ -38,6 +40,8 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
   });
 
   const lookupRunning = (name: string): Resource | undefined => nodes.get(name)?.live?.resource;
+  // A full name, or one written with a joined resource's simple name (`rdk:component:motor/left` for `pi:left`).
+  const fullNameOf = (name: string): string => (nodes.has(name) ? name : (state.aliases.get(name) ?? name));
   const check = (m: NonNullable<GraphConfig["maintenance"]>) => checkMaintenance(m, lookupRunning, clock, options.maintenanceReadTimeoutMs);
   const gate = createMaintenanceGate<{ config: GraphConfig; revision: string }>({
     clock,
@@ -79,10 +83,18 @@ export function createGraphEngine(options: GraphEngineOptions): GraphEngine {
       nodes.forEach((node) => resources.push(node.status));
       return { state: state.machineState, revision: state.revision, reconfiguring: queue.busy, deferred: gate.deferred, resources };
     },
-    resourceStatus: (name) => nodes.get(name)?.status,
+    resourceStatus: (name) => nodes.get(fullNameOf(name))?.status,
     resource(name) {
-      const full = name.indexOf("/") >= 0 ? name : state.simpleNames.get(name);
+      const full = name.indexOf("/") >= 0 ? fullNameOf(name) : state.simpleNames.get(name);
       return full ? lookupRunning(full) : undefined;
+    },
+    join(key, resources) {
+      if (state.shuttingDown) return;
+      if (resources.length === 0) {
+        if (!state.joined.delete(key)) return;
+      } else state.joined.set(key, resources.slice());
+      // Before the first configuration there is nothing to plan again: the first is planned with them.
+      if (state.current !== undefined) queue.replan();
     },
     checkMaintenance(): Promise<MaintenanceDecision> {
       const maintenance = state.current?.maintenance;

@@ -2,7 +2,7 @@
 // entries: a full name, the dependency references as written, and any problem of the entry
 // itself. Entries that cannot even be named (bad name, bad API, duplicate) are rejected here.
 import type { ConfigIssue, ResourceConfig } from "../config/index.js";
-import { fullResourceName, parseApi, parseModel, simpleNameProblem } from "../resource/index.js";
+import { fullResourceName, lastNamePart, parseApi, parseModel, simpleNameProblem } from "../resource/index.js";
 import type { Hold } from "./resource-status.js";
 
 /** One configured resource as the planner sees it (JSON only, so it crosses into XS). */
@@ -21,10 +21,15 @@ export interface PlanResourceInput {
   absent?: string;
   /** The caller has already found this entry equal to the running one, so it is not compared again. */
   unchanged?: boolean;
+  /** Served by another part of the machine and joined here (engine-types.ts, JoinedResource). */
+  joined?: boolean;
+  /** Why a joined resource cannot be used now. */
+  unavailable?: string;
 }
 
 export interface GraphEntry {
   name: string;
+  /** The name's last part (`left` for `pi:left`): what a reference without a remote finds. */
   simple: string;
   config: ResourceConfig;
   path: string;
@@ -32,6 +37,8 @@ export interface GraphEntry {
   optional: string[];
   problem?: Hold;
   unchanged?: boolean;
+  /** Joined from another part: found by its simple name only where no configured resource has it. */
+  joined?: boolean;
 }
 
 export interface PlanRejection {
@@ -74,16 +81,18 @@ export function createEntryMaker(): (input: PlanResourceInput, position: number)
     const dependsOn = Array.isArray(config.depends_on) ? config.depends_on : [];
     const entry: GraphEntry = {
       name: fullResourceName(config.api, config.name),
-      simple: config.name,
+      simple: lastNamePart(config.name),
       config,
       path,
       requires: input.requires && input.requires.length ? dependsOn.concat(input.requires) : dependsOn,
       optional: input.optional ?? [],
     };
     if (input.unchanged) entry.unchanged = true;
+    if (input.joined) entry.joined = true;
     const badModel = problemOf(modelProblems, config.model, "a model", parseModel);
     const issues = input.issues && input.issues.length ? issueText(input.issues) : undefined;
     if (badModel !== undefined) entry.problem = { state: "UNHEALTHY", error: `${path}.model: ${badModel}`, root: true };
+    else if (input.unavailable !== undefined) entry.problem = { state: "UNHEALTHY", error: input.unavailable, root: true };
     else if (issues !== undefined) entry.problem = { state: "UNHEALTHY", error: `invalid configuration: ${issues}`, root: true };
     else if (input.modelKnown === false) {
       entry.problem = {

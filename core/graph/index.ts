@@ -29,6 +29,7 @@ export type {
   GraphEngine,
   GraphEngineOptions,
   GraphEvent,
+  JoinedResource,
   MachineStatus,
   ShutdownReport,
 } from "./engine-types.js";

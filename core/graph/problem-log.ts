@@ -5,7 +5,8 @@
 // (info) when the resource runs after all. A failure (UNHEALTHY) is said at once; a wait
 // (UNCONFIGURED) only when it outlasts a short grace, since waiting is what a resource normally
 // does while its module starts or its dependency builds. A refused edit of a running resource is
-// said once while the entry stays refused.
+// said once while the entry stays refused. A resource joined from another part is left to
+// whoever joined it: one line for a remote that drops, not one for each of its resources.
 import type { Clock } from "../clock.js";
 import type { LoggerLike } from "../resource/index.js";
 import type { EngineNode } from "./engine-node.js";
@@ -49,7 +50,7 @@ export function createProblemLog(logger: LoggerLike, clock: Clock): ProblemLog {
   return {
     status(node, state, error) {
       cancelGrace(node);
-      if (stopped) return;
+      if (stopped || node.joined) return;
       if (state === "READY") {
         if (node.reported !== undefined) logger.info(`${node.name} is running`, { resource: node.name });
         node.reported = undefined;

@@ -5,6 +5,8 @@ export {
   fullResourceName,
   isFullNameReference,
   isNamePart,
+  isRemoteName,
+  lastNamePart,
   parseApi,
   parseModel,
   parseResourceName,

@@ -1,7 +1,9 @@
 // Resource names: an API triplet `namespace:type:subtype` plus a name, printed as
-// `rdk:component:motor/left`. Names of resources on remote machines (`remote1:left`, or a remote
-// prefix before the API) are reserved: they are recognised and refused with a clear message so
-// configurations written for remotes fail loudly rather than resolve to something else.
+// `rdk:component:motor/left`. A resource another part of the machine serves (a remote's) is named
+// by the parts it is reached through and its name there, joined by ":" (`pi:left`, or
+// `pi:arm-pi:left` through a remote of a remote), as Viam names them; its simple name is the last
+// part. Viam's older form with the remote before the API (`pi:rdk:component:motor/left`) is
+// refused with the form to write instead.
 
 /** `namespace:type:subtype`, e.g. `rdk:component:motor`. */
 export interface ResourceApi {
@@ -10,7 +12,7 @@ export interface ResourceApi {
   subtype: string;
 }
 
-/** A local resource: its API and its name (the fields of the wire's ResourceName). */
+/** A resource: its API and its name (`left`, or `pi:left` for a remote's), as the wire's ResourceName. */
 export interface ResourceName extends ResourceApi {
   name: string;
 }
@@ -36,15 +38,27 @@ export function isNamePart(text: string): boolean {
   return true;
 }
 
-/** Why `name` cannot be a resource's simple name, or undefined when it can. */
-export function simpleNameProblem(name: string): string | undefined {
-  if (isNamePart(name)) return undefined;
-  if (name.indexOf(":") >= 0) return remoteProblem(name);
-  return `${JSON.stringify(name)}: a name may contain only letters, digits, "_" and "-"`;
+/** True for a remote's resource name: two or more name parts joined by ":" (`pi:left`). */
+export function isRemoteName(text: string): boolean {
+  if (text.indexOf(":") < 0) return false;
+  const parts = text.split(":");
+  for (const part of parts) if (!isNamePart(part)) return false;
+  return true;
 }
 
-function remoteProblem(text: string): string {
-  return `${JSON.stringify(text)}: names of resources on remote machines (remote:name) are reserved; remotes are not supported yet`;
+/** The part of a name that names the resource on its own: `left` for both `left` and `pi:left`. */
+export function lastNamePart(name: string): string {
+  const colon = name.lastIndexOf(":");
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/**
+ * Why `name` cannot name a resource without its API (a simple name, or a remote's resource as
+ * `remote:name`), or undefined when it can.
+ */
+export function simpleNameProblem(name: string): string | undefined {
+  if (isNamePart(name) || isRemoteName(name)) return undefined;
+  return `${JSON.stringify(name)}: a name may contain only letters, digits, "_" and "-"`;
 }
 
 function triplet(text: string, what: string, example: string): ParsedName<[string, string, string]> {
@@ -73,8 +87,12 @@ export function parseResourceName(text: string): ParsedName<ResourceName> {
   if (slash < 0) return { ok: false, error: `${JSON.stringify(text)}: a full resource name is "<namespace>:<type>:<subtype>/<name>"` };
   const apiText = text.slice(0, slash);
   const name = text.slice(slash + 1);
-  // A fourth colon-separated part before the API, or one inside the name, is a remote prefix.
-  if (apiText.split(":").length > 3 || name.indexOf(":") >= 0) return { ok: false, error: remoteProblem(text) };
+  // Viam's older form put the remote before the API.
+  const apiParts = apiText.split(":");
+  if (apiParts.length > 3 && isRemoteName(apiText)) {
+    const remote = apiParts.slice(0, -3).join(":");
+    return { ok: false, error: `${JSON.stringify(text)}: a remote's resource is named "${apiParts.slice(-3).join(":")}/${remote}:${name}"` };
+  }
   const api = parseApi(apiText);
   if (!api.ok) return api;
   const nameProblem = simpleNameProblem(name);

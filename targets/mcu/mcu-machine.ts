@@ -1,9 +1,9 @@
 // The machine on a microcontroller: the core's pipeline and RobotService assembly (core/machine),
 // the same as svc-server's, with what only the MCU has: the built-in models on the device's IO,
-// no modules (each entry is reported and left out), FNV revisions (no crypto here), and the
-// transport-free RPC dispatcher. A new configuration is applied in place (only what changed is
-// rebuilt; the maintenance window gates it as on the server). API keys follow the configuration
-// in force (see machine-auth.ts); `proto.rpc.v1.AuthService` trades them for tokens.
+// no modules and no remotes (each entry is reported and left out), FNV revisions (no crypto
+// here), and the transport-free RPC dispatcher. A new configuration is applied in place (only
+// what changed is rebuilt; the maintenance window gates it as on the server). API keys follow the
+// configuration in force (see machine-auth.ts); `proto.rpc.v1.AuthService` trades them for tokens.
 import {
   apisServedOn,
   createLogEngine,
@@ -86,6 +86,15 @@ function moduleIssues(config: MachineConfig): ConfigIssue[] {
   }));
 }
 
+/** Remotes are joined by svc-server only: each entry is reported and left out. */
+function remoteIssues(config: MachineConfig): ConfigIssue[] {
+  return config.remotes.map((r, i) => ({
+    path: `remotes[${i}]`,
+    message: `remote ${JSON.stringify(r.name)} is not joined on a microcontroller; it is ignored (join this part from svc-server instead)`,
+    severity: "warning" as const,
+  }));
+}
+
 /**
  * What the MCU serves, by service: the machine's own services and the rows of the table of
  * served APIs that name the MCU. Each service's handlers are made on its first call.
@@ -101,11 +110,12 @@ function servedServices(lookup: ResourceLookup, robot: () => object, auth: () =>
   return services;
 }
 
-/** The MCU's screen: keys it cannot serve refuse the configuration; modules are left out. */
+/** The MCU's screen: keys it cannot serve refuse the configuration; modules and remotes are left out. */
 function mcuScreen(auth: MachineAuth): ConfigScreen {
   return (parsed) => {
     const checked = auth.screen(parsed);
-    return checked.config ? { config: checked.config, issues: [...checked.issues, ...moduleIssues(checked.config)] } : checked;
+    if (!checked.config) return checked;
+    return { config: checked.config, issues: [...checked.issues, ...moduleIssues(checked.config), ...remoteIssues(checked.config)] };
   };
 }
 

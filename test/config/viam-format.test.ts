@@ -11,7 +11,7 @@ describe("Viam's keys", () => {
     const { config, issues } = parse({
       packages: [{ name: "detector", package: "org/detector", type: "ml_model", version: "latest" }],
       jobs: [{ name: "nightly", schedule: "0 3 * * *", resource: "cam", method: "DoCommand" }],
-      remotes: [{ name: "arm-pi", address: "arm-pi.local:8080" }],
+      remotes: [{ name: "arm-pi", address: "arm-pi.local:8080", frame: { parent: "world" }, managed_by: "", secret: "" }],
       tracing: { enabled: true, console: true },
       enable_web_profile: true,
       network: { traffic_tunnel_endpoints: [{ port: 22 }] },
@@ -21,7 +21,7 @@ describe("Viam's keys", () => {
     expect(issues).toEqual([
       warning("packages[0]", '"detector" is not acted on: svc-server fetches no packages besides registry modules'),
       warning("jobs[0]", '"nightly" is not acted on: svc-server runs no scheduled jobs'),
-      warning("remotes[0]", "\"arm-pi\" is not acted on: svc-server does not join other machines' parts to its own"),
+      warning("remotes[0].frame", "is not acted on: svc-server does not join a remote's frames to its own frame system"),
       warning("tracing", "is not acted on: svc-server records no traces"),
       warning("enable_web_profile", "is not acted on: svc-server serves its profile with its -webprofile flag"),
       warning("network.traffic_tunnel_endpoints[0]", "is not acted on: svc-server tunnels no traffic"),
@@ -30,6 +30,7 @@ describe("Viam's keys", () => {
     expect(config.components).toHaveLength(1);
     expect(config.components[0]).not.toHaveProperty("service_configs");
     expect(config.modules).toHaveLength(1);
+    expect(config.remotes.map((r) => r.url)).toEqual(["https://arm-pi.local:8080"]);
     expect(Object.keys(config)).not.toContain("packages");
   });
 

@@ -101,10 +101,10 @@ describe("dependencies that cannot be resolved", () => {
     expect(m.snapshot()[`${board}/a`]).toBe(`UNHEALTHY: dependency cycle: ${board}/a -> ${board}/a`);
   });
 
-  it("refuses remote names for now, with a clear reason", async () => {
+  it("waits for a remote's resource no remote lists, saying so", async () => {
     const m = createTestMachine();
     await m.engine.apply(machine([cfg("motor", "m", { depends_on: ["pi:b1"] })]));
-    expect(m.snapshot()[`${motor}/m`]).toMatch(/^UNHEALTHY: dependency "pi:b1": names of resources on remote machines .* not supported yet$/);
+    expect(m.snapshot()[`${motor}/m`]).toBe('UNCONFIGURED: missing dependency "pi:b1": no such resource is configured or listed by a remote');
   });
 
   it("closes the dependents of a removed resource, names it, and brings them back when it returns", async () => {

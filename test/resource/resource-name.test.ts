@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatApi, formatResourceName, parseApi, parseModel, parseResourceName, simpleNameProblem } from "../../core/resource/index.js";
+import {
+  formatApi,
+  formatResourceName,
+  isRemoteName,
+  lastNamePart,
+  parseApi,
+  parseModel,
+  parseResourceName,
+  simpleNameProblem,
+} from "../../core/resource/index.js";
 
 describe("resource names", () => {
   it("reads and prints an API triplet plus a name", () => {
@@ -34,10 +43,17 @@ describe("resource names", () => {
     expect(simpleNameProblem("b-1_x")).toBeUndefined();
   });
 
-  it("reserves remote names, in either form, with a clear message", () => {
-    const reserved = "names of resources on remote machines (remote:name) are reserved; remotes are not supported yet";
-    expect(parseResourceName("rdk:component:motor/pi:left")).toEqual({ ok: false, error: `"rdk:component:motor/pi:left": ${reserved}` });
-    expect(parseResourceName("pi:rdk:component:motor/left")).toEqual({ ok: false, error: `"pi:rdk:component:motor/left": ${reserved}` });
-    expect(simpleNameProblem("pi:left")).toBe(`"pi:left": ${reserved}`);
+  it("reads a remote's resource names, through one remote or several, and says how to write Viam's older form", () => {
+    expect(parseResourceName("rdk:component:motor/pi:left")).toEqual({ ok: true, value: { namespace: "rdk", type: "component", subtype: "motor", name: "pi:left" } });
+    expect(parseResourceName("rdk:component:motor/pi:arm-pi:left")).toMatchObject({ ok: true, value: { name: "pi:arm-pi:left" } });
+    expect(parseResourceName("pi:rdk:component:motor/left")).toEqual({
+      ok: false,
+      error: '"pi:rdk:component:motor/left": a remote\'s resource is named "rdk:component:motor/pi:left"',
+    });
+    expect(simpleNameProblem("pi:left")).toBeUndefined();
+    expect(simpleNameProblem("pi::left")).toBe('"pi::left": a name may contain only letters, digits, "_" and "-"');
+    expect(isRemoteName("pi:left")).toBe(true);
+    expect(isRemoteName("left")).toBe(false);
+    expect(lastNamePart("pi:arm-pi:left")).toBe("left");
   });
 });

@@ -1,10 +1,10 @@
-// The part of RobotServiceDeps a graph engine answers: which resources run, their statuses, when
-// the configuration was applied, and stopping every actuator. Platform neutral, so the Linux
-// server and the MCU share it.
+// The part of RobotServiceDeps a graph engine answers: which resources run (and which resources
+// of remotes are listed, reachable or not), their statuses, when the configuration was applied,
+// and stopping every actuator. Platform neutral, so the Linux server and the MCU share it.
 import type { Clock } from "../../clock.js";
 import { isActuator, type Actuator } from "../../components/index.js";
 import type { GraphEngine } from "../../graph/index.js";
-import { parseResourceName, silentLogger, type LoggerLike, type Resource, type ResourceName } from "../../resource/index.js";
+import { isRemoteName, parseResourceName, silentLogger, type LoggerLike, type Resource, type ResourceName } from "../../resource/index.js";
 import { Code, errorMessage, SvcError } from "../../errors/index.js";
 import type { RobotServiceDeps } from "./robot-service-deps.js";
 
@@ -43,9 +43,11 @@ export function createGraphRobotParts(options: GraphRobotPartsOptions): GraphRob
   return {
     resourceNames() {
       const names: ResourceName[] = [];
-      for (const { name } of running()) {
-        const parsed = parseResourceName(name);
-        if (parsed.ok) names.push(parsed.value);
+      for (const status of engine.status().resources) {
+        const parsed = parseResourceName(status.name);
+        if (!parsed.ok) continue;
+        // A remote's resource stays listed while its part is unreachable: its status says why.
+        if (status.state === "READY" ? engine.resource(status.name) !== undefined : isRemoteName(parsed.value.name)) names.push(parsed.value);
       }
       return names;
     },

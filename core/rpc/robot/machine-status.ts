@@ -31,17 +31,28 @@ const machineStates: Record<MachineState, GetMachineStatusResponse_State> = {
   RUNNING: 2,
 };
 
-/** `rdk:component:motor/left` as the wire's ResourceName; tolerant of names the graph holds in error. */
+/**
+ * `rdk:component:motor/left` as the wire's ResourceName; tolerant of names the graph holds in
+ * error. A remote's resource (`rdk:component:motor/pi:left`) is named as Viam names it: `left`,
+ * with the parts it is reached through in `remote_path` (`["pi"]`).
+ */
 export function wireResourceName(fullName: string): ResourceNameInit {
   const slash = fullName.indexOf("/");
   const api = slash < 0 ? fullName : fullName.slice(0, slash);
   const parts = api.split(":");
-  return {
+  return withRemotePath({
     namespace: parts[0] ?? "",
     type: parts[1] ?? "",
     subtype: parts.slice(2).join(":"),
     name: slash < 0 ? "" : fullName.slice(slash + 1),
-  };
+  });
+}
+
+/** A ResourceName whose name may be a remote's (`pi:left`), as the wire carries it. */
+export function withRemotePath(name: { namespace: string; type: string; subtype: string; name: string }): ResourceNameInit {
+  const colon = name.name.lastIndexOf(":");
+  if (colon < 0) return name;
+  return { namespace: name.namespace, type: name.type, subtype: name.subtype, name: name.name.slice(colon + 1), remotePath: name.name.slice(0, colon).split(":") };
 }
 
 export function wireCloudMetadata(cloud: CloudMetadata) {

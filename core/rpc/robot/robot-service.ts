@@ -8,7 +8,7 @@ import { formatApi, type ResourceApi } from "../../resource/index.js";
 import type { CallInfo } from "../call.js";
 import type { ServiceHandlers } from "../components/handler-types.js";
 import { Code, SvcError } from "../../errors/index.js";
-import { machineStatusResponse, wireCloudMetadata } from "./machine-status.js";
+import { machineStatusResponse, wireCloudMetadata, withRemotePath } from "./machine-status.js";
 import { protoServiceOf } from "../api-table.js";
 import type { RobotServiceDeps } from "./robot-service-deps.js";
 import { durationFromMs, timestampFromMs } from "./wire-time.js";
@@ -33,7 +33,7 @@ export function createRobotService(deps: RobotServiceDeps): RobotServiceHandlers
     },
 
     async resourceNames() {
-      return { resources: deps.resourceNames().map((n) => ({ namespace: n.namespace, type: n.type, subtype: n.subtype, name: n.name })) };
+      return { resources: deps.resourceNames().map(withRemotePath) };
     },
 
     async resourceRPCSubtypes() {

@@ -4,8 +4,11 @@
 // usable through its API's TypeScript interface, exactly like a built-in one.
 export { createUnixSocketTransport } from "./unix-socket-transport.js";
 export type { UnixSocketTransport, UnixSocketTransportOptions } from "./unix-socket-transport.js";
-export { markServedBy, peerServing } from "./raw-peer.js";
+export { markServedBy, nameServedUnder, peerServing } from "./raw-peer.js";
+export type { RawPeer } from "./raw-peer.js";
+export { rawUnary } from "./raw-unary.js";
 export type { RawUnaryCall } from "./raw-unary.js";
+export { nameField, namesResourceFirst, renamed } from "./request-name.js";
 export { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES } from "./unix-socket-server.js";
 export type { UnixSocketServer, UnixSocketServerOptions } from "./unix-socket-server.js";
 export { createRemoteResource, isRemoteApi, REMOTE_APIS } from "./remote-resource.js";

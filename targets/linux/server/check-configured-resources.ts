@@ -39,7 +39,7 @@ export function checkConfiguredResources(config: MachineConfig, written: unknown
   for (const m of modules) {
     if (!m.declared.known && m.declared.problem) issues.push({ path: m.path, message: m.declared.problem, severity: "warning" });
   }
-  const found = checkResources(placed, registry);
+  const found = checkResources(placed, registry, config.remotes.map((r) => r.name));
   issues.push(...found.issues);
   for (const entry of found.unknownModels) {
     const issue = judgeUnknownModel(entry, registry, modules);

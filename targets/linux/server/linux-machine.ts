@@ -1,7 +1,8 @@
 // The machine on Linux: the core's pipeline (core/machine) with what only Linux has: the model
 // registry with the Linux boards (fake boards on simulated ones, the Raspberry Pi and generic
-// Linux boards on the real ones), modules as processes, the -untrusted-env screen, and
-// configuration revisions as SHA-256. It serves nothing itself; the API server follows it.
+// Linux boards on the real ones), modules as processes, remotes joined over the network (their
+// statuses listed with the modules'), the -untrusted-env screen, and configuration revisions as
+// SHA-256. It serves nothing itself; the API server follows it.
 import { createHash } from "node:crypto";
 import {
   createMachine,
@@ -14,6 +15,7 @@ import {
   type MachineConfig,
 } from "../../../core/index.js";
 import { createModuleManager, type ModuleManagerOptions } from "../modules/index.js";
+import { createRemoteParts, followConfigRemotes } from "../remote-parts/index.js";
 import { registerLinuxModels } from "./linux-models.js";
 
 export interface LinuxMachineOptions {
@@ -44,7 +46,22 @@ export function createLinuxMachine(options: LinuxMachineOptions): Machine {
     buildTimeoutMs: options.buildTimeoutMs,
     modules: modules && ((settle) => createModuleManager({ ...modules, registry, logEngine, settle })),
   });
-  return machine;
+  return withRemotes(machine, options.clock, logEngine);
+}
+
+/** The machine with its remotes: they follow its configuration in force, and are let go once its resources are closed. */
+function withRemotes(machine: Machine, clock: Clock, logEngine: LogEngine): Machine {
+  const remotes = createRemoteParts({ engine: machine.engine, registry: machine.registry, clock, logger: logEngine.logger("svc.remotes") });
+  machine.onConfig(followConfigRemotes(remotes));
+  return {
+    ...machine,
+    moduleStatuses: () => [...machine.moduleStatuses(), ...remotes.statuses()],
+    async close() {
+      const report = await machine.close();
+      remotes.close();
+      return report;
+    },
+  };
 }
 
 /** A screen that leaves entries out, its issues after the parse's own. */

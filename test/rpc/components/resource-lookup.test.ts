@@ -53,15 +53,18 @@ describe("createResourceLookup over the graph engine", () => {
     expect(error.message).toContain("enc");
   });
 
-  it("answers INVALID_ARGUMENT for an empty name, a remote name, and a full name of another API", async () => {
+  it("answers INVALID_ARGUMENT for an empty name, a malformed one, and a full name of another API; NOT_FOUND for a remote's no remote lists", async () => {
     machine = await createRpcMachine([entry("sensor", "temp")]);
     const lookup = machine.lookup;
     expect(thrown(() => lookup.resource("rdk:component:sensor", ""))).toMatchObject({
       code: Code.InvalidArgument,
       message: "name: the request names no rdk:component:sensor",
     });
-    expect(thrown(() => lookup.resource("rdk:component:sensor", "remote1:temp")).code).toBe(Code.InvalidArgument);
-    expect(thrown(() => lookup.resource("rdk:component:sensor", "remote1:temp")).message).toContain("remote");
+    expect(thrown(() => lookup.resource("rdk:component:sensor", "te mp")).code).toBe(Code.InvalidArgument);
+    expect(thrown(() => lookup.resource("rdk:component:sensor", "remote1:temp"))).toMatchObject({
+      code: Code.NotFound,
+      message: 'no rdk:component:sensor named "remote1:temp"',
+    });
     expect(thrown(() => lookup.resource("rdk:component:motor", "rdk:component:sensor/temp"))).toMatchObject({
       code: Code.InvalidArgument,
       message: 'name: "rdk:component:sensor/temp" is a rdk:component:sensor, not a rdk:component:motor',

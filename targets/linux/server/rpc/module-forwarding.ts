@@ -1,5 +1,7 @@
 // A unary call for a resource a module serves passes through svc-server as bytes: the request as
 // the client wrote it goes to the module, the module's answer goes back as the module wrote it.
+// A remote part's resource passes the same way, renamed on the way when the remote knows it by
+// another name than the caller used (request-name.ts).
 // Auth, the session, the operation and the call's deadline and cancellation are svc-server's as
 // for any call (the interceptors run as ever); what is skipped is decoding the answer, making
 // the resource's TypeScript objects, and encoding both again. A method the protos mark as
@@ -9,7 +11,7 @@
 import { getOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { formatResourceName, type Resource, type ResourceLookup } from "../../../../core/index.js";
 import { safety_heartbeat_monitored } from "../../../../proto/gen/common/v1/common_pb.js";
-import { peerServing } from "../../remote/index.js";
+import { nameField, nameServedUnder, namesResourceFirst, peerServing, renamed, type RawPeer } from "../../remote/index.js";
 import { callControlKey } from "../transport/index.js";
 import { SESSION_HEADER, type ConnectCallOptions } from "./connect-call.js";
 import type { Forward, ForwardOf } from "../../../../node/rpc/forwarded-response.js";
@@ -27,7 +29,7 @@ export interface ModuleForwardingOptions {
 export function createModuleForwarding(options: ModuleForwardingOptions): ForwardOf {
   const apiOf = new Map(options.apis.map(({ api, service }) => [service, api]));
   const monitored = new Map<DescMethodUnary, boolean>();
-  const made = new WeakMap<Resource, Map<DescMethodUnary, Forward | undefined>>();
+  const made = new WeakMap<Resource, Map<DescMethodUnary, Ways | undefined>>();
   const isMonitored = (method: DescMethodUnary) => {
     let answer = monitored.get(method);
     if (answer === undefined) monitored.set(method, (answer = getOption(method, safety_heartbeat_monitored)));
@@ -45,22 +47,31 @@ export function createModuleForwarding(options: ModuleForwardingOptions): Forwar
       // The ordinary way says why (not found, not ready).
       return undefined;
     }
-    return forwardFor(resource, service, method);
+    const ways = waysFor(resource, service, method);
+    if (ways === undefined) return undefined;
+    return ways.servedAs === undefined || ways.servedAs === name ? ways.asIs : ways.renamed;
   };
 
-  // One way through per resource and method, made on its first call: a resource object is
+  // The ways through per resource and method, made on its first call: a resource object is
   // replaced when it is reconfigured, and its entry goes with it.
-  function forwardFor(resource: Resource, service: DescService, method: DescMethodUnary): Forward | undefined {
+  function waysFor(resource: Resource, service: DescService, method: DescMethodUnary): Ways | undefined {
     let byMethod = made.get(resource);
     if (byMethod === undefined) made.set(resource, (byMethod = new Map()));
     if (byMethod.has(method)) return byMethod.get(method);
     const peer = peerServing(resource);
-    const forward = peer && makeForward(resource, peer, `/${service.typeName}/${method.name}`, isMonitored(method));
-    byMethod.set(method, forward);
-    return forward;
+    let ways: Ways | undefined;
+    if (peer) {
+      const path = `/${service.typeName}/${method.name}`;
+      const servedAs = nameServedUnder(resource);
+      const asIs = makeForward(resource, peer, path, isMonitored(method));
+      const field = servedAs !== undefined && namesResourceFirst(method) ? nameField(servedAs) : undefined;
+      ways = { asIs, servedAs, renamed: field && ((message, context) => asIs(renamed(message, field), context)) };
+    }
+    byMethod.set(method, ways);
+    return ways;
   }
 
-  function makeForward(resource: Resource, peer: NonNullable<ReturnType<typeof peerServing>>, path: string, drives: boolean): Forward {
+  function makeForward(resource: Resource, peer: RawPeer, path: string, drives: boolean): Forward {
     return (message, context) => {
       if (drives) {
         const sessionId = context.requestHeader.get(SESSION_HEADER) ?? "";
@@ -71,4 +82,13 @@ export function createModuleForwarding(options: ModuleForwardingOptions): Forwar
       return peer.rawUnary({ path, message, cancel, timeoutMs: context.timeoutMs() });
     };
   }
+}
+
+/** How a call passes through: as written, or renamed for a peer that knows the resource by another name. */
+interface Ways {
+  readonly asIs: Forward;
+  /** The name the peer knows the resource by, when not the one it is called by here. */
+  readonly servedAs: string | undefined;
+  /** Undefined when the method's request does not name its resource first: it takes the ordinary way. */
+  readonly renamed: Forward | undefined;
 }

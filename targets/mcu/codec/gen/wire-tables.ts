@@ -114,7 +114,7 @@ export const wireTables: WireTables = {
     "1,entity,t|2,credentials,m124", // 106
     "1,accessToken,t", // 107
     "1,id,t|2,method,t|3,arguments,j|4,started,m125|5,sessionId,?t", // 108
-    "1,namespace,t|2,type,t|3,subtype,t|4,name,t", // 109
+    "1,namespace,t|2,type,t|3,subtype,t|4,name,t|5,remotePath,*t|6,localName,t", // 109
     "1,subtype,m109|2,protoService,t", // 110
     "1,name,m109|2,params,j", // 111
     "1,seconds,I|2,nanos,i", // 112
