@@ -24,19 +24,17 @@ import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import {
   compressionBrotli,
   compressionGzip,
-  universalRequestFromNodeRequest,
-  universalResponseToNodeResponse,
 } from "@connectrpc/connect-node";
 import { Code } from "../../core/index.js";
 import { callHasDeadlineKey, createCallBoundsInterceptor } from "./call-bounds.js";
 import { startCallDeadline } from "./call-deadline.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import { tooLarge, type BodyLimit, type RpcLimits } from "./rpc-limits.js";
-import { continueIfExpected, readRequestBody } from "./request-body.js";
+import { readRequestBody } from "./request-body.js";
 import { collectBody } from "./collect-body.js";
 import { createLeanCalls, type ForwardOf, type LeanCalls } from "./lean-calls.js";
 import { isPromise, type MaybeAsync } from "./maybe-async.js";
-import { answerRefusal, isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
+import { isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
 import { ResponseIncoming, StreamIncoming, type RpcIncoming } from "./rpc-incoming.js";
 
 /**
@@ -76,6 +74,14 @@ export interface RpcHandler {
    * false, and the stream untouched, otherwise.
    */
   serveStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[]): boolean;
+  /**
+   * Serves a call that came another way than HTTP (a WebRTC data channel: see its RpcIncoming)
+   * when `path` is a served method, through the same checks, bounds and implementations; false
+   * when it is not.
+   */
+  serveIncoming(incoming: RpcIncoming, path: string): boolean;
+  /** True when the method at `path` takes one message from its client (unary, server stream). */
+  takesOneMessage(path: string): boolean;
 }
 
 // The 5-byte prefix of one length-prefixed message.
@@ -100,16 +106,10 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
     }
     if (deadline) values.set(callHasDeadlineKey, true);
     if (entity !== undefined) values.set(admittedEntityKey, entity);
-    if (headers.expect !== undefined) {
-      const { req, res } = incoming.compat();
-      continueIfExpected(req, res);
-    }
+    if (headers.expect !== undefined) incoming.expectContinue();
     const onAbandoned = () => incoming.closeAfterAnswer();
     const protocol = maxBodyBytes === undefined ? undefined : lean.accepts(incoming.method, path, headers, incoming.http2);
-    const connect = (body: AsyncIterable<Uint8Array>) => {
-      const { req, res } = incoming.compat();
-      runConnect(method, req, res, path, onError, { values, body, deadline: deadline?.signal });
-    };
+    const connect = (body: AsyncIterable<Uint8Array>) => incoming.connect(method, path, onError, { values, body, deadline: deadline?.signal });
     // A call taking one message (unary, or a server stream the lean path takes) is read whole;
     // the others as their messages come, each held to the limit, so a broken bound is answered in
     // the call's own stream, as connect does.
@@ -168,6 +168,16 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
       admit(method, new StreamIncoming(stream, headers, rawHeaders), path);
       return true;
     },
+    serveIncoming(incoming, path) {
+      const method = methods.get(path);
+      if (!method) return false;
+      admit(method, incoming, path);
+      return true;
+    },
+    takesOneMessage(path) {
+      const method = methods.get(path);
+      return method !== undefined && singleMessage(method);
+    },
   };
 }
 
@@ -225,38 +235,6 @@ function declaredTooLarge(limits: RpcLimits, headers: IncomingHttpHeaders, metho
   return { code: error.code, message: error.rawMessage };
 }
 
-// connect's way: its protocol handler reads `body` and answers.
-function runConnect(
-method: UniversalHandler,
-req: HttpRequest,
-res: HttpResponse,
-path: string,
-onError: RpcHandlerOptions["onError"],
-call: ConnectCall,
-): void {
-  let universal: ReturnType<typeof universalRequestFromNodeRequest>;
-  try {
-    universal = universalRequestFromNodeRequest(req, res, undefined, call.values);
-  } catch (error) {
-    // connect needs the authority to build the URL; an HTTP/1.0 request may have none.
-    answerRefusal(req, res, { code: Code.InvalidArgument, message: ConnectError.from(error).rawMessage });
-    return;
-  }
-  const signal = call.deadline ? AbortSignal.any([universal.signal, call.deadline]) : universal.signal;
-  method({ ...universal, body: call.body, signal })
-    .then((answer) => universalResponseToNodeResponse(answer, res))
-    .catch((reason: unknown) => {
-      // Aborted: the client went away, nobody is left to tell.
-      if (ConnectError.from(reason).code !== Code.Aborted) onError(reason, path);
-    });
-}
-
-interface ConnectCall {
-  readonly values: ContextValues;
-  readonly body: AsyncIterable<Uint8Array>;
-  readonly deadline: AbortSignal | undefined;
-}
-
 // A router that also hands each service it registers to `record`, so the lean path serves the
 // very implementations connect does.
 function recordingServices(router: ConnectRouter, record: LeanCalls["addService"]): ConnectRouter {
@@ -287,10 +265,9 @@ function singleMessage(method: UniversalHandler): boolean {
   return method.method.methodKind === "unary" || method.method.methodKind === "server_streaming";
 }
 
-// A refusal in the caller's protocol, on Node's objects for the request.
+// A refusal in the caller's protocol.
 function refuse(incoming: RpcIncoming, refusal: RpcRefusal): void {
-  const { req, res } = incoming.compat();
-  answerRefusal(req, res, refusal);
+  incoming.refuse(refusal);
 }
 
 /** A request target's path, without its query. */

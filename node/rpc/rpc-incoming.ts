@@ -5,11 +5,14 @@
 // out of the ordinary needs them (a refusal, connect's general way).
 import http2, { type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { Readable } from "node:stream";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
+import { connectOverNode, type CallErrorListener, type ConnectCall } from "./connect-call.js";
+import { continueIfExpected } from "./request-body.js";
 import { GrpcHttp2ServerResponse } from "./grpc-message.js";
 import type { HttpRequest, HttpResponse } from "./http-types.js";
 import type { LeanProtocol } from "./lean-answer.js";
 import { ResponseExchange, StreamExchange, type LeanExchange } from "./lean-exchange.js";
-import { closeAfterAnswer, closeStreamAfterAnswer } from "./rpc-refusal.js";
+import { answerRefusal, closeAfterAnswer, closeStreamAfterAnswer, type RpcRefusal } from "./rpc-refusal.js";
 
 export interface RpcIncoming {
   readonly headers: IncomingHttpHeaders;
@@ -24,20 +27,47 @@ export interface RpcIncoming {
   readonly body: Readable;
   /** The lean path's side of the exchange. */
   exchange(protocol: LeanProtocol): LeanExchange;
-  /** Node's request and response objects for it. */
-  compat(): { req: HttpRequest; res: HttpResponse };
+  /** Answers with `refusal` in the caller's protocol, without running the call. */
+  refuse(refusal: RpcRefusal): void;
+  /** Runs the call connect's general way on `call.body`. */
+  connect(method: UniversalHandler, path: string, onError: CallErrorListener, call: ConnectCall): void;
+  /** Tells a client waiting for "100 Continue" to send its body. */
+  expectContinue(): void;
   /** `listener` hears when the answer's side closes. */
   onClose(listener: () => void): void;
   /** The rest of the body is not wanted: once answered, the connection (HTTP/1.1) or stream (HTTP/2) is closed. */
   closeAfterAnswer(): void;
 }
 
+/** A request Node's request and response objects answer (made on demand by `compat`). */
+abstract class NodeIncoming {
+  /** Node's request and response objects for the request. */
+  abstract compat(): { req: HttpRequest; res: HttpResponse };
+
+  refuse(refusal: RpcRefusal): void {
+    const { req, res } = this.compat();
+    answerRefusal(req, res, refusal);
+  }
+
+  connect(method: UniversalHandler, path: string, onError: CallErrorListener, call: ConnectCall): void {
+    const { req, res } = this.compat();
+    connectOverNode(method, req, res, path, onError, call);
+  }
+
+  expectContinue(): void {
+    const { req, res } = this.compat();
+    continueIfExpected(req, res);
+  }
+}
+
 /** A request as Node's request and response objects. */
-export class ResponseIncoming implements RpcIncoming {
+export class ResponseIncoming extends NodeIncoming implements RpcIncoming {
   constructor(
     private readonly req: HttpRequest,
     private readonly res: HttpResponse,
-  ) {}
+  ) {
+    super();
+  }
 
   get headers(): IncomingHttpHeaders {
     return this.req.headers;
@@ -83,7 +113,7 @@ export class ResponseIncoming implements RpcIncoming {
 }
 
 /** An HTTP/2 request as its bare stream. */
-export class StreamIncoming implements RpcIncoming {
+export class StreamIncoming extends NodeIncoming implements RpcIncoming {
   readonly http2 = true;
   private made: { req: HttpRequest; res: HttpResponse } | undefined;
 
@@ -92,6 +122,7 @@ export class StreamIncoming implements RpcIncoming {
     readonly headers: IncomingHttpHeaders,
     private readonly rawHeaders: string[],
   ) {
+    super();
     // A stream the client resets says so with an 'error' (then 'close', which ends the call):
     // unheard, it would end the process.
     stream.on("error", ignoreError);

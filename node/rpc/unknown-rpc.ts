@@ -16,12 +16,15 @@ export interface UnknownRpcResponder {
   notFound(res: HttpResponse): void;
 }
 
+/** What a call to `path` hears when nothing serves it: the method or the service, by `services` (fully qualified names). */
+export function unknownRpcMessage(services: ReadonlySet<string>, path: string): string {
+  const [, service = "", method = ""] = path.split("/");
+  return services.has(service) ? `unknown method ${method} for service ${service}` : `unknown service ${service}`;
+}
+
 /** `services` are the fully qualified names served, so the message can say service or method. */
 export function createUnknownRpcResponder(services: ReadonlySet<string>): UnknownRpcResponder {
-  const messageFor = (path: string) => {
-    const [, service = "", method = ""] = path.split("/");
-    return services.has(service) ? `unknown method ${method} for service ${service}` : `unknown service ${service}`;
-  };
+  const messageFor = (path: string) => unknownRpcMessage(services, path);
 
   return {
     isRpc(req, path) {

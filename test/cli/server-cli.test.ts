@@ -76,13 +76,13 @@ describe("svc-server running", () => {
   it("writes its logs as JSON lines to -log-file, creating the directory, and says which options it ignores", async () => {
     const logFile = join(dir, "logs", "deeper", "svc.log");
     const server = await startSvcServer({ components: [{ name: "s", api: "rdk:component:sensor", model: "fake" }] }, {
-      args: ["-log-file", logFile, "-debug", "-webrtc=false"],
+      args: ["-log-file", logFile, "-debug", "-ftdc=false"],
     });
     await eventually(() => (existsSync(logFile) && readFileSync(logFile, "utf8").includes("configuration loaded")) || undefined, "the log file");
     expect(await server.stop()).toBe(0);
     const entries = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 1, logger: "svc.config" }));
-    expect(server.stderr()).toContain("-webrtc ignored");
+    expect(server.stderr()).toContain("-ftdc ignored");
   });
 });
 

@@ -80,6 +80,8 @@ export type Capability =
   | "deadline"
   /** Abandoning a call in flight. */
   | "abort"
+  /** An error's own status code and metadata, as the server sent them. */
+  | "error-status"
   /** Request bodies made by hand: frames with lying lengths, flags, garbage. */
   | "raw";
 

@@ -23,6 +23,7 @@ import { addonBuildsFor } from "./addon-builds.mjs";
 import { svcCacheDir } from "./cache-dir.mjs";
 import { ELF_MACHINE, foreignAddons, machineName } from "./elf-machine.mjs";
 import { artifactFiles, bundledExternals, externalClosure } from "./externals.mjs";
+import { platformPackagesFor } from "./platform-packages.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
@@ -58,7 +59,9 @@ const hostArch = process.arch === "x64" ? "amd64" : process.arch;
 
 /** The external packages into `dir`/node_modules, each with its native code for `arch`. */
 function copyExternals(wanted, arch, dir) {
-  const { copy } = externalClosure(root, wanted, arch === hostArch ? "host" : arch);
+  const closure = externalClosure(root, wanted, arch === hostArch ? "host" : arch).copy;
+  const copy =
+    arch === hostArch ? closure : platformPackagesFor({ root, arch, hostArch, packages: closure, cacheRoot: svcCacheDir(), say: (line) => say(`package: ${line}`) });
   const { builds } =
     arch === hostArch
       ? { builds: new Map() }

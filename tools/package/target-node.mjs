@@ -6,10 +6,10 @@
 // into the cache folder. Node.js 20, the oldest the artifacts support: its addon ABI
 // (NODE_MODULE_VERSION) is the one the built addons carry.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { svcCacheDir } from "./cache-dir.mjs";
+import { packPinned } from "./pinned-pack.mjs";
 
 /** Per arch: the npm package, its pinned version and integrity, and the addon ABI of that version. */
 export const TARGET_NODE = {
@@ -28,20 +28,11 @@ export function targetNodePin(arch) {
   return pin;
 }
 
-function npmPack(spec, into) {
-  const packed = spawnSync("npm", ["pack", spec, "--pack-destination", into, "--json", "--loglevel=error"], { cwd: into, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (packed.status !== 0) throw new Error(`npm pack ${spec} failed (the npm registry must be reachable the first time): ${packed.stderr.trim().split("\n").slice(-5).join("\n")}`);
-  const [{ filename }] = JSON.parse(packed.stdout);
-  return join(into, filename);
-}
-
 function fetchInto(pin, final, cacheRoot) {
   const spec = `${pin.package}@${pin.version}`;
   const work = mkdtempSync(join(cacheRoot, `.${spec}-`));
   try {
-    const tarball = npmPack(spec, work);
-    const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
-    if (integrity !== pin.integrity) throw new Error(`${spec} from the registry has integrity ${integrity}, not the pinned ${pin.integrity}`);
+    const tarball = packPinned(pin.package, pin.version, pin.integrity, work);
     const unpacked = join(work, "node");
     mkdirSync(unpacked);
     const tar = spawnSync("tar", ["-xzf", tarball, "-C", unpacked, "--strip-components=1", "package/bin/node", "package/include", "package/package.json", "package/LICENSE"], {

@@ -18,7 +18,6 @@ import { SVC_VERSION } from "../version.js";
 const notYetAvailable: Record<string, string> = {
   "disable-mdns": "multicast DNS discovery is not part of this version",
   "ftdc": "fulltime data capture is not part of this version",
-  "webrtc": "WebRTC is not part of this version; clients connect directly",
 };
 
 const say = (line: string) => process.stderr.write(`svc-server: ${line}\n`);
@@ -170,6 +169,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
       sharedDir: typeof values.shareddir === "string" ? values.shareddir : undefined,
       webProfile: values.webprofile === true,
       outputTelemetry: values["output-telemetry"] === true,
+      webrtc: values.webrtc !== false,
       requestShutdown: (reason) => signals.begin(reason),
       requestRestart: (reason) => signals.begin(reason, RESTART_EXIT_CODE),
     });

@@ -21,11 +21,12 @@ import { createProcessManager, followConfigProcesses, type ProcessManager, type 
 import { listenOnUnixSocket } from "../remote/index.js";
 import { createRobotApi, type RobotApi } from "./robot/index.js";
 import { componentServiceApis, createModuleForwarding, registerComponentServices } from "./rpc/index.js";
-import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, whenReady, type ApiServer, type HttpRoute } from "./transport/index.js";
+import { createApiServer, createPeerLogLimit, formatListeningOn, loggedValue, whenReady, type ApiServer, type ApiServerOptions, type HttpRoute } from "./transport/index.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { restartOnCredentials } from "./credentials-arrival.js";
 import { restartOnlySettingsWarning } from "./restart-only-settings.js";
 import { screenUntrusted } from "./untrusted-screen.js";
+import { createInternalSignaling } from "./webrtc/index.js";
 
 export interface ServeOptions {
   logEngine: LogEngine;
@@ -52,6 +53,8 @@ export interface ServeOptions {
   sharedDir?: string;
   webProfile?: boolean;
   outputTelemetry?: boolean;
+  /** Answer WebRTC connections, with the signaling service on the API port (default true). */
+  webrtc?: boolean;
   /** Starts the process's orderly stop (the Shutdown RPC asks for it). */
   requestShutdown: (reason: string) => void;
   /** Starts the orderly stop of a restart (svc-cloud asks for it); the process exits RESTART_EXIT_CODE. */
@@ -122,8 +125,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { network } = startConfig;
   const tls = tlsPlan(options, network);
   const authenticatePath = `/${AuthService.typeName}/${AuthService.method.authenticate.name}`;
-  // A flood of refused connections is a few lines a minute per address, not a line each.
-  const refusedLines = createPeerLogLimit();
+  const webrtc = options.webrtc === false ? undefined : createInternalSignaling({ auth, clock, logger: logEngine.logger("svc.webrtc") });
   const interceptors: Interceptor[] = [telemetry?.interceptor, auth.interceptor, robot.interceptor].filter(
     (i): i is Interceptor => i !== undefined,
   );
@@ -134,29 +136,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     interceptors,
     httpRoutes: httpRoutes(options, auth, machine, () => cloudSide?.restartRequested() ?? false),
     access: browserAccessRules(runningConfig, () => cloudSide?.names() ?? []),
-    // With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
-    // before it learns whether the method is served); Authenticate is open, its body kept small.
-    checkRpc: (headers, path, peer) => {
-      if (!auth.enabled || path === authenticatePath) return undefined;
-      return whenReady(auth.checkAuthorization(headers.authorization, peer), (check) =>
-        check.ok ? { entity: check.keyId } : { code: check.code, message: check.message },
-      );
-    },
+    checkRpc: credentialsCheck(auth, authenticatePath),
     openMethods: [authenticatePath],
     limits: { maxMessageBytes: network.max_message_bytes },
-    onConnectionRefused: (peer, reason) => {
-      const extra = refusedLines.admit(peer);
-      if (extra) log.warn("connection refused", { peer, reason, ...extra });
-    },
+    onConnectionRefused: refusedConnectionsLog(log),
     forwardOf: createModuleForwarding({ lookup, apis: componentServiceApis, onActuatorDriven: robot.callOptions.onActuatorDriven }),
     onCallError: (error, path) => log.debug("a call's answer could not be written", { path: loggedValue(path), error: loggedValue(String(error)) }),
     routes(router) {
       registerAuthService(router, auth);
+      webrtc?.routes(router);
       machineApi(router);
     },
     onRouteError: (error, method, path) => log.error("HTTP route failed", { method: loggedValue(method), path: loggedValue(path), error: String(error) }),
   });
   namesMachine = server.namesMachine;
+  webrtc?.attach(server);
   if (tls.booted) sayCloudTls(server, tls.booted, log, "cache");
   // Modules reach their dependencies here: the same API, on a socket only this user can open.
   const parentSocket = await listenOnUnixSocket(sockets.parent, machineApi, { interceptors: [robot.interceptor] });
@@ -183,6 +177,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       stopping ??= (async () => {
         watcher?.close();
         await cloudSide?.close();
+        webrtc?.close();
         await server.close();
         robot.close();
         await parentSocket.close();
@@ -196,6 +191,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       })();
       return stopping;
     },
+  };
+}
+
+/** A flood of refused connections is a few lines a minute per address, not a line each. */
+function refusedConnectionsLog(log: Logger): (peer: string, reason: string) => void {
+  const refusedLines = createPeerLogLimit();
+  return (peer, reason) => {
+    const extra = refusedLines.admit(peer);
+    if (extra) log.warn("connection refused", { peer, reason, ...extra });
   };
 }
 
@@ -311,4 +315,15 @@ async function restartStatus(machine: Machine, restartRequested: () => boolean):
       ? `the maintenance window does not allow it: ${decision.reason}`
       : "";
   return { restartAllowed: !reconfiguring && decision.allowed, reconfiguring, maintenanceAllowed: decision.allowed, reason, restartRequested: restartRequested() };
+}
+
+// With keys, a call without a valid token hears UNAUTHENTICATED before its body is read (and
+// before it learns whether the method is served); Authenticate is open, its body kept small.
+function credentialsCheck(auth: ApiKeyAuth, authenticatePath: string): ApiServerOptions["checkRpc"] {
+  return (headers, path, peer) => {
+    if (!auth.enabled || path === authenticatePath) return undefined;
+    return whenReady(auth.checkAuthorization(headers.authorization, peer), (check) =>
+      check.ok ? { entity: check.keyId } : { code: check.code, message: check.message },
+    );
+  };
 }

@@ -1,7 +1,8 @@
 // `npm run package -- --arch arm64` makes an svc-server artifact that runs on arm64: every native
 // addon in it is aarch64 code (built here with the cross toolchain, or the package's own prebuilt
 // binary), each loads in the arm64 Node.js, and the artifact's own launcher, run with that Node.js
-// under qemu-aarch64-static, answers -version and serves the official SDK on loopback. The
+// under qemu-aarch64-static, answers -version and serves the official SDK on loopback, and a call
+// over WebRTC (node-datachannel's arm64 binary, fetched for the artifact). The
 // packager refuses to write an artifact holding code for another machine, and says what to
 // install when the cross toolchain is missing.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -17,6 +18,9 @@ import { TARGET_NODE } from "../../../tools/package/target-node.mjs";
 import { eventually } from "../../helpers/eventually.js";
 import { qemuArm64Node, type QemuArm64Node } from "../../helpers/qemu-arm64-node.js";
 import { dialSdk, fullName } from "../../helpers/sdk-robot.js";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { GetReadingsRequestSchema } from "../../../proto/gen/common/v1/common_pb.js";
+import { connectRaw } from "../../webrtc/raw-webrtc-client.js";
 
 const repo = join(import.meta.dirname, "../../..");
 const version = (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string }).version;
@@ -70,6 +74,7 @@ describe("the arm64 svc-server artifact", () => {
         "node_modules/i2c-bus/build/Release/i2c.node",
         "node_modules/node-libgpiod/build/Release/node-libgpiod.node",
         "node_modules/@serialport/bindings-cpp/prebuilds/linux-arm64/@serialport+bindings-cpp.armv8.glibc.node",
+        "node_modules/@node-datachannel/linux-arm64-gnu/node_datachannel.node",
       ]),
     );
     expect(files.map((file) => [file, machineOf(join(unpacked, file))])).toEqual(files.map((file) => [file, AARCH64]));
@@ -81,12 +86,13 @@ describe("the arm64 svc-server artifact", () => {
       'const i2c = require("i2c-bus");',
       'const { SerialPort } = require("serialport");',
       'const bindings = require("@serialport/bindings-cpp").autoDetect();',
-      "console.log(process.arch, typeof gpiod.Chip, typeof gpiod.getChipNames, typeof i2c.openSync, typeof SerialPort, typeof bindings.list);",
+      'const datachannel = require("node-datachannel");',
+      "console.log(process.arch, typeof gpiod.Chip, typeof gpiod.getChipNames, typeof i2c.openSync, typeof SerialPort, typeof bindings.list, typeof datachannel.PeerConnection);",
     ].join("\n");
     // Resolved from inside the artifact, the way its bundle resolves them.
     const ran = node.run(["-e", script], join(unpacked, "lib"));
     expect(ran.stderr).toBe("");
-    expect(ran.stdout).toBe("arm64 function function function function function\n");
+    expect(ran.stdout).toBe("arm64 function function function function function function\n");
   }, 300_000);
 
   it("answers -version through its launcher with the arm64 Node.js under qemu", () => {
@@ -95,7 +101,7 @@ describe("the arm64 svc-server artifact", () => {
     expect(ran.stdout).toBe(`svc-server ${version}\n`);
   }, 300_000);
 
-  it("serves the official SDK on loopback: resource names, a fake sensor's readings, a fake motor's power", async () => {
+  it("serves the official SDK on loopback: resource names, a fake sensor's readings, a fake motor's power; and a call over WebRTC", async () => {
     const server = startArm64Server();
     try {
       const url = await eventually(() => /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stderr())?.[1], "the arm64 svc-server to serve", {
@@ -113,6 +119,17 @@ describe("the arm64 svc-server artifact", () => {
         expect(await motor.isPowered()).toEqual([true, 0.5]);
       } finally {
         await robot.disconnect();
+      }
+      // The arm64 libdatachannel answers an offer and serves a call on its data channel.
+      const connection = await connectRaw(url, new URL(url).host);
+      try {
+        const request = toBinary(GetReadingsRequestSchema, create(GetReadingsRequestSchema, { name: "temp" }));
+        connection.send({ stream: { id: 0n }, type: { case: "headers", value: { method: "/viam.component.sensor.v1.SensorService/GetReadings" } } });
+        connection.send({ stream: { id: 0n }, type: { case: "message", value: { hasMessage: true, packetMessage: { data: request, eom: true } } } });
+        const trailers = await connection.next(0n, "trailers");
+        expect(trailers.type.case === "trailers" && trailers.type.value.status?.code).toBe(0);
+      } finally {
+        connection.close();
       }
     } finally {
       await server.stop();

@@ -24,7 +24,7 @@ export const authCases: WireCase[] = [
   {
     name: "auth: with the token, an unknown method is UNIMPLEMENTED",
     machine: "keys",
-    needs: ["early-answer"],
+    needs: ["early-answer", "error-status"],
     async run({ kind, open }) {
       const outcome = await open({ apiKey: API_KEY }).unary({ method: unknownMethod, request: { name: "temp" } });
       expectStatus(kind, outcome, 12, "unknown method Calibrate for service viam.component.sensor.v1.SensorService", unknownPath);

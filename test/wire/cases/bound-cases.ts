@@ -71,7 +71,7 @@ export const boundCases: WireCase[] = [
   {
     name: "a request message past the limit is RESOURCE_EXHAUSTED, naming size, limit and setting",
     machine: "open",
-    needs: ["early-answer"],
+    needs: ["early-answer", "error-status"],
     async run({ kind, open }) {
       const outcome = await open().unary({ method: getReadings, request: readingsRequestOf(MAX_MESSAGE_BYTES + 1) });
       // Refused at the first sign: a body declared too large by its content-length (whole body,
@@ -91,6 +91,7 @@ export const boundCases: WireCase[] = [
   {
     name: "a response message past the limit is RESOURCE_EXHAUSTED (in connect's words)",
     machine: "open",
+    needs: ["error-status"],
     async run({ kind, open }) {
       const outcome = await open().unary({ method: getReadings, request: { name: "big" } });
       expectStatus(kind, outcome, 8, `message size ${MAX_MESSAGE_BYTES + 18} is larger than configured writeMaxBytes ${MAX_MESSAGE_BYTES}`, {

@@ -57,7 +57,7 @@ export const callCases: WireCase[] = [
   {
     name: "a server stream: StreamTicks of a board is UNIMPLEMENTED, of a missing board NOT_FOUND",
     machine: "open",
-    needs: ["stream"],
+    needs: ["stream", "error-status"],
     async run({ kind, open }) {
       const client = open();
       const ticks = await client.stream({ method: BoardService.method.streamTicks, request: { name: "pins" } });
@@ -70,6 +70,7 @@ export const callCases: WireCase[] = [
   {
     name: "NOT_FOUND for a missing resource: code, message, no details, the operation named",
     machine: "open",
+    needs: ["error-status"],
     async run({ kind, open }) {
       const outcome = await open().unary({ method: getReadings, request: { name: "nope" } });
       expectStatus(kind, outcome, 5, 'no rdk:component:sensor named "nope"', { opid: true });
@@ -78,7 +79,7 @@ export const callCases: WireCase[] = [
   {
     name: "UNIMPLEMENTED for an unknown method and an unknown service, without an operation",
     machine: "open",
-    needs: ["early-answer"],
+    needs: ["early-answer", "error-status"],
     async run({ kind, open }) {
       const client = open();
       const method = phantomMethod(getReadings, "viam.component.sensor.v1.SensorService", "Calibrate");
@@ -105,7 +106,7 @@ export const callCases: WireCase[] = [
   {
     name: "metadata: an unknown session (viam-sid) is INVALID_ARGUMENT SESSION_EXPIRED",
     machine: "open",
-    needs: ["metadata"],
+    needs: ["metadata", "error-status"],
     async run({ kind, open }) {
       const outcome = await open().unary({
         method: getReadings,

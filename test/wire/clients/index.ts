@@ -4,12 +4,13 @@ import type { WireClientKind } from "../wire-client.js";
 import { connectNodeKind } from "./connect-node-client.js";
 import { curlKind } from "./curl-client.js";
 import { grpcJsKind } from "./grpc-js-wire-client.js";
-import { sdkGrpcKind, sdkGrpcWebKind } from "./sdk-client.js";
+import { sdkGrpcKind, sdkGrpcWebKind, sdkWebRtcKind } from "./sdk-client.js";
 import { socketKind } from "./socket-client.js";
 
 export const wireClients: readonly WireClientKind[] = [
   sdkGrpcWebKind,
   sdkGrpcKind,
+  sdkWebRtcKind,
   grpcJsKind,
   connectNodeKind("grpc"),
   connectNodeKind("grpc-web"),

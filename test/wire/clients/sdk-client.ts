@@ -1,11 +1,14 @@
 // The official SDK as a wire client: a RobotClient dialled directly (gRPC-web over fetch, or
-// gRPC over HTTP/2 through its GRPC_TRANSPORT_FACTORY hook) and its own service clients made by
+// gRPC over HTTP/2 through its GRPC_TRANSPORT_FACTORY hook) or over WebRTC (the machine's address
+// as its signaling address, node-datachannel's RTCPeerConnection standing in for a browser's),
+// and its own service clients made by
 // `robot.createServiceClient`, so every call goes through the SDK's transport stack: its dial
 // (GetOperations first), credentials (Authenticate as it dials), sessions and error mapping.
 // Messages are carried by small v1-shaped classes around our generated ones; the bytes on the
 // wire are the same as the SDK's own classes write.
 import { create, fromBinary, toBinary, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import * as VIAM from "@viamrobotics/sdk";
+import { RTCIceCandidate, RTCPeerConnection, RTCSessionDescription } from "node-datachannel/polyfill";
 import { createSdkGrpcTransports, type SdkGrpcTransports } from "../../helpers/sdk-grpc-transport.js";
 import { sdkDialCause } from "../../helpers/sdk-robot.js";
 import type { WireCall, WireClient, WireClientKind, WireCredentials, WireOutcome, WireTarget } from "../wire-client.js";
@@ -23,7 +26,7 @@ export const sdkGrpcWebKind: WireClientKind = {
   // fetch sends a fixed body with its length.
   declaresLength: true,
   cannot,
-  open: (target, credentials) => openSdk(target, credentials, false),
+  open: (target, credentials) => openSdk(target, credentials, "grpc-web"),
 };
 
 export const sdkGrpcKind: WireClientKind = {
@@ -32,10 +35,36 @@ export const sdkGrpcKind: WireClientKind = {
   http: "2",
   declaresLength: false,
   cannot,
-  open: (target, credentials) => openSdk(target, credentials, true),
+  open: (target, credentials) => openSdk(target, credentials, "grpc"),
 };
 
-function openSdk(target: WireTarget, credentials: WireCredentials | undefined, http2: boolean): WireClient {
+export const sdkWebRtcKind: WireClientKind = {
+  name: "SDK WebRTC",
+  // Each call is a stream of proto.rpc.webrtc.v1 frames carrying gRPC's metadata and status.
+  protocol: "grpc",
+  http: "2",
+  declaresLength: false,
+  cannot: {
+    ...cannot,
+    // Its WebRTC client, 0.61: a unary call's error becomes the status message alone, and a stream's
+    // error after its headers is dropped; the server's WebRTC tests read the frames themselves.
+    "error-status": "the SDK's WebRTC client keeps only an error's message: every error reads UNKNOWN, without its metadata",
+    deadline: "the SDK's WebRTC client sends no timeout with a call, and stops waiting without telling the server",
+    abort: "the SDK's WebRTC client does not reset a unary call's stream when the call is abandoned",
+  },
+  open: (target, credentials) => openSdk(target, credentials, "webrtc"),
+};
+
+type SdkWay = "grpc-web" | "grpc" | "webrtc";
+
+function dialOptions(target: WireTarget, way: SdkWay) {
+  if (way !== "webrtc") return { host: target.sdkHost };
+  Object.assign(globalThis, { RTCPeerConnection, RTCSessionDescription, RTCIceCandidate });
+  return { host: new URL(target.url).host, signalingAddress: target.url, iceServers: [] };
+}
+
+function openSdk(target: WireTarget, credentials: WireCredentials | undefined, way: SdkWay): WireClient {
+  const http2 = way === "grpc";
   let transports: SdkGrpcTransports | undefined;
   const before = globalThis.VIAM;
   const robot = new VIAM.RobotClient();
@@ -47,7 +76,7 @@ function openSdk(target: WireTarget, credentials: WireCredentials | undefined, h
         globalThis.VIAM = { GRPC_TRANSPORT_FACTORY: transports.factory };
       }
       try {
-        await robot.dial({ host: target.sdkHost, noReconnect: true, ...sdkCredentials(credentials) });
+        await robot.dial({ ...dialOptions(target, way), noReconnect: true, ...sdkCredentials(credentials) } as never);
         return undefined;
       } catch (error) {
         return failure(sdkDialCause(error));

@@ -6,11 +6,12 @@
 // an edit the machine refuses changes nothing. Tokens survive an edit unless their key changed.
 import { ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { Code, type AuthConfig, type LoggerLike } from "../../../../core/index.js";
-import { admittedEntityKey, createPeerLogLimit, loggedValue, peerKey, peerOfRequest, whenReady, type HttpRequest, type MaybeAsync, type Peer } from "../transport/index.js";
+import { admittedEntityKey, createPeerLogLimit, loggedValue, peerKey, peerOfRequest, whenReady, type HttpRequest, type MaybeAsync, type Peer, type ConnectionGrant } from "../transport/index.js";
 import { createAccessTokens, newTokenSecret } from "./access-token.js";
 import { createApiKeyTable, type ApiKeyTable } from "./api-key-table.js";
 import { plaintextCredentialsProblem } from "./plaintext-credentials.js";
 import { createVerifiedTokens } from "./verified-tokens.js";
+import { createConnectionGrants } from "./connection-grants.js";
 
 export const DEFAULT_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -46,6 +47,13 @@ export interface ApiKeyAuth {
   authenticate(entity: string, credentials: { type: string; payload: string } | undefined, peer: Peer): Promise<string>;
   /** Checks the value of an `authorization` header sent by `peer`; at once for a token already verified. */
   checkAuthorization(header: string | null | undefined, peer: Peer): MaybeAsync<AuthorizationCheck>;
+  /**
+   * What a connection that authenticates once for all its calls (WebRTC, through its signaling
+   * call's `authorization` header) holds: checked on each call against the keys in force, so a
+   * key changed or removed ends it, while the token's own expiry does not end a connection
+   * already made. Undefined when the header holds no valid token.
+   */
+  grantOf(header: string | null | undefined): MaybeAsync<ConnectionGrant | undefined>;
   /** Checks a plain HTTP request's `authorization` header, from its real peer (address and TLS). */
   checkRequest(req: HttpRequest): MaybeAsync<AuthorizationCheck>;
   /** Takes the keys of a new configuration (for an `auth` given as a value). */
@@ -68,6 +76,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
     now,
   });
   const verified = createVerifiedTokens({ verify: tokens.verify, now });
+  const grants = createConnectionGrants(() => keys(), verified);
   // Anyone may call Authenticate: what it logs is bounded, and only a few lines per address a minute.
   const refusalLines = createPeerLogLimit({ now });
   const logRefusal = (message: string, peer: Peer, entity: string) => {
@@ -104,6 +113,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
 
   function checkAuthorization(header: string | null | undefined, peer: Peer): MaybeAsync<AuthorizationCheck> {
     if (!keys().enabled) return { ok: false, code: Code.Unauthenticated, message: "no API keys are configured" };
+    if (!header && peer.grant) return grants.check(peer.grant);
     if (!header) {
       return {
         ok: false,
@@ -142,6 +152,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions): ApiKeyAuth {
       return tokens.sign(matched.keyId, matched.fingerprint);
     },
     checkAuthorization,
+    grantOf: grants.grantOf,
     checkRequest: (req) => checkAuthorization(req.headers.authorization, peerOfRequest(req)),
     update(next) {
       source = constant(next);

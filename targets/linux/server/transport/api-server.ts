@@ -26,7 +26,7 @@ import { continueIfExpected } from "../../../../node/rpc/request-body.js";
 import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
 import type { ForwardOf } from "../../../../node/rpc/lean-calls.js";
 import type { MaybeAsync } from "../../../../node/rpc/maybe-async.js";
-import { createRpcHandler } from "../../../../node/rpc/rpc-handler.js";
+import { createRpcHandler, type RpcHandler } from "../../../../node/rpc/rpc-handler.js";
 import { ResponseIncoming, type RpcIncoming } from "../../../../node/rpc/rpc-incoming.js";
 import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
 import type { RpcCheck } from "../../../../node/rpc/rpc-refusal.js";
@@ -93,6 +93,8 @@ export interface ApiServer {
   readonly listening: ListeningOn;
   /** True for an entity naming this machine: one of its names, alone or with its port ("localhost:8080"). */
   namesMachine(entity: string): boolean;
+  /** The port's RPC methods for calls that arrive another way (WebRTC), under the same checks and bounds. */
+  readonly calls: PortCalls;
   /**
    * A cleartext port offers TLS with `credentials` from now on, beside cleartext (connections
    * already open keep theirs). Throws a ListenError, offering what it offered before, when they
@@ -107,6 +109,9 @@ export interface ApiServer {
    */
   close(): Promise<void>;
 }
+
+/** The port's RPC methods as another transport reaches them. */
+export type PortCalls = Pick<RpcHandler, "serveIncoming" | "takesOneMessage" | "services">;
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const bind = parseBindAddress(options.bindAddress);
@@ -189,6 +194,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     url: `${secure ? "https" : "http"}://${urlHost(address)}:${address.port}`,
     listening: listeningOn(address, secure ? "https" : "http"),
     namesMachine: screen.namesMachine,
+    calls: rpc,
     offerTls(offered) {
       if (credentials) throw new ListenError("tls: this port serves TLS with tls_cert_file and tls_key_file; it offers no other certificate");
       alongside.offer(offered);

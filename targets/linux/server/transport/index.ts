@@ -10,10 +10,11 @@ export type { RpcAdmission, RpcCheck, RpcRefusal } from "../../../../node/rpc/rp
 export { admittedEntityKey } from "../../../../node/rpc/rpc-handler.js";
 export type { HttpRoute } from "./http-routes.js";
 export type { HttpHandler, HttpRequest, HttpResponse } from "../../../../node/rpc/http-types.js";
-export { isLoopbackAddress, peerKey, peerOfRequest, type Peer } from "./peer.js";
+export { isLoopbackAddress, peerKey, peerOfRequest, type ConnectionGrant, type Peer, type PeerSource } from "./peer.js";
+export type { PortCalls } from "./api-server.js";
 export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TRANSPORT_LIMITS, MESSAGE_SIZE_SETTING, type TransportLimits } from "./limits.js";
 export { boundText, loggedValue, LOGGED_VALUE_MAX_CHARS } from "../../../../node/rpc/bounded-text.js";
-export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "./peer-log-limit.js";
+export { createPeerLogLimit, type PeerLogLimit, type PeerLogLimitOptions } from "../../../../node/rpc/peer-log-limit.js";
 export { callControlKey, type CallControl } from "../../../../node/rpc/call-control.js";
 export type { Forward, ForwardOf } from "../../../../node/rpc/lean-calls.js";
 export { isPromise, whenReady, type MaybeAsync } from "../../../../node/rpc/maybe-async.js";

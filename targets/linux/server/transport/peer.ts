@@ -6,8 +6,23 @@ import type { HttpRequest } from "../../../../node/rpc/http-types.js";
 export interface Peer {
   /** The remote IP address, as the socket reports it ("127.0.0.1", "::ffff:10.0.0.2"). */
   readonly address: string;
-  /** True when the connection is TLS. */
+  /** True when the connection is encrypted (TLS, or DTLS for WebRTC). */
   readonly secure: boolean;
+  /** The credentials the connection proved once for all its calls (a WebRTC connection's signaling call). */
+  readonly grant?: ConnectionGrant;
+}
+
+/** The API key a connection authenticated with, checked on each of its calls against the keys in force. */
+export interface ConnectionGrant {
+  readonly keyId: string;
+  readonly keyFingerprint: string;
+}
+
+/** What a peer is read from: a socket, or a connection of another kind that says the same. */
+export interface PeerSource {
+  readonly remoteAddress?: string;
+  readonly encrypted?: boolean;
+  readonly grant?: ConnectionGrant;
 }
 
 export const peerKey = createContextKey<Peer>({ address: "", secure: false }, { description: "svc peer" });
@@ -26,6 +41,7 @@ export function peerOfRequest(req: HttpRequest): Peer {
 }
 
 /** The peer at the other end of a connection's socket. */
-export function peerOfSocket(socket: { readonly remoteAddress?: string; readonly encrypted?: boolean } | undefined): Peer {
-  return { address: socket?.remoteAddress ?? "", secure: socket?.encrypted === true };
+export function peerOfSocket(socket: PeerSource | undefined): Peer {
+  const peer = { address: socket?.remoteAddress ?? "", secure: socket?.encrypted === true };
+  return socket?.grant ? { ...peer, grant: socket.grant } : peer;
 }
