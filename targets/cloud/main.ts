@@ -10,6 +10,7 @@ import { createMachineCommand } from "./commands/machine-create.js";
 import { releaseAdd } from "./commands/release-add.js";
 import { restoreCommand } from "./commands/restore.js";
 import { DEFAULT_DATA_DIR, DEFAULT_LISTEN, isLoopback, parseCommandLine, parseListen, usage, CommandLineError, type CommandLine } from "./options.js";
+import { parseIceServer, type IceServer } from "./fleet/ice-servers.js";
 import { startCloudServer } from "./start-cloud-server.js";
 import { openStore } from "./storage/open-store.js";
 import { readSetting } from "./storage/settings.js";
@@ -78,6 +79,16 @@ async function backupOrRestore(line: CommandLine, dataDir: string): Promise<numb
   }
 }
 
+/** Each `--ice-server` given, checked: a value it cannot use is a usage error. */
+function iceServersOf(values: readonly string[] | undefined): IceServer[] {
+  try {
+    return (values ?? []).map(parseIceServer);
+  } catch (thrown) {
+    if (thrown instanceof SvcError) throw new CommandLineError(thrown.message);
+    throw thrown;
+  }
+}
+
 async function serve(line: CommandLine, dataDir: string): Promise<number> {
   const { host, port } = parseListen(String(line.flags.listen ?? DEFAULT_LISTEN));
   const certFile = line.flags["tls-cert"] as string | undefined;
@@ -89,7 +100,8 @@ async function serve(line: CommandLine, dataDir: string): Promise<number> {
   }
   const publicUrl = line.flags["public-url"] as string | undefined;
   if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(publicUrl)) throw new CommandLineError(`--public-url ${publicUrl}: expected http(s)://HOST[:PORT]`);
-  const server = await startCloudServer({ dataDir, host, port, publicUrl: publicUrl?.replace(/\/$/, ""), tls, clock: systemClock, log });
+  const iceServers = iceServersOf(line.flags["ice-server"] as string[] | undefined);
+  const server = await startCloudServer({ dataDir, host, port, publicUrl: publicUrl?.replace(/\/$/, ""), tls, clock: systemClock, log, iceServers });
   log(`svc-cloud: serving ${dataDir} on ${tls === undefined ? "http" : "https"}://${host}:${server.port} (public address ${server.context.publicUrl})`);
   await new Promise<void>((done) => {
     process.once("SIGINT", done);

@@ -8,6 +8,7 @@ export const DEFAULT_DATA_DIR = ".svc-cloud";
 export const usage = `usage:
   svc-cloud [serve] [--data DIR] [--listen HOST:PORT] [--public-url URL]
                     [--tls-cert FILE --tls-key FILE] [--insecure]
+                    [--ice-server URL]...
   svc-cloud init [--data DIR] [--email E --password P]
   svc-cloud machine create --name NAME [--location ID] [--data DIR]
   svc-cloud release add DIR [--channel stable|dev] [--data DIR]
@@ -22,6 +23,7 @@ const flagSets = {
     "tls-cert": { type: "string" },
     "tls-key": { type: "string" },
     insecure: { type: "boolean" },
+    "ice-server": { type: "string", multiple: true },
   },
   init: { data: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
   "machine create": { data: { type: "string" }, name: { type: "string" }, location: { type: "string" } },
@@ -37,7 +39,7 @@ export type CommandName = keyof typeof flagSets;
 
 export interface CommandLine {
   command: CommandName;
-  flags: Record<string, string | boolean | undefined>;
+  flags: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 

@@ -5,12 +5,16 @@ import { every, type Clock } from "../../core/index.js";
 import { createRpcHandler } from "../../node/rpc/rpc-handler.js";
 import { LOG_WIRE_INPUTS } from "./api/logs-device.js";
 import { httpRoutes, registerApi } from "./api/index.js";
+import { ANSWER_PATH, ANSWER_QUIET_MS } from "./api/signaling-answer.js";
 import { createLoginLimiter } from "./auth/login-limiter.js";
 import { createTokenIssuer } from "./auth/token-issuer.js";
 import { createLogBus } from "./fleet/log-bus.js";
 import { startLogRetention } from "./fleet/log-retention.js";
 import { createPartlessConfigs } from "./fleet/partless-configs.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
+import type { IceServer } from "./fleet/ice-servers.js";
+import { createSignalingRelay } from "./fleet/signaling-relay.js";
+import { createAddressLog } from "./server/address-log.js";
 import { openStore, type Store } from "./storage/open-store.js";
 import { sweepUnfinishedUploads } from "./storage/part-files.js";
 import { claimServeLock } from "./storage/serve-lock.js";
@@ -37,6 +41,8 @@ export interface CloudServerOptions {
   log: (line: string) => void;
   /** How long a request's body may send nothing before it is let go (10 s by default). */
   bodyStallMs?: number;
+  /** The ICE servers callers and machines are told to use (`--ice-server`); none by default. */
+  iceServers?: readonly IceServer[];
 }
 
 export interface CloudServer {
@@ -74,6 +80,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       handler: (req, res) => handler(req, res),
       takeStream: (stream, headers, rawHeaders) => takeStream(stream, headers, rawHeaders),
       bodyStallMs: options.bodyStallMs,
+      quietBodies: new Map([[ANSWER_PATH, ANSWER_QUIET_MS]]),
     });
     const publicUrl = options.publicUrl ?? listeningUrl(options.host, listening.port, options.tls !== undefined);
     const context: CloudContext = {
@@ -86,6 +93,9 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       partlessConfigs: createPartlessConfigs(),
       publicUrl,
       dataDir: options.dataDir,
+      signaling: createSignalingRelay({ clock: options.clock }),
+      iceServers: options.iceServers ?? [],
+      addressLog: createAddressLog({ clock: options.clock, log: options.log }),
     };
     await writeSetting(store.db, "public_url", publicUrl);
     const swept = await sweepUnfinishedUploads(options.dataDir, store.db);

@@ -8,7 +8,7 @@ import { SyntaxKind } from "typescript/unstable/ast";
 import { mapProjectSources } from "./project-sources.mjs";
 
 /** Folders whose time goes through a Clock. */
-export const CLOCKED_FOLDERS = ["targets/linux/agent", "targets/linux/modules", "targets/cloud/api", "targets/cloud/auth", "targets/cloud/commands", "targets/cloud/storage"];
+export const CLOCKED_FOLDERS = ["targets/linux/agent", "targets/linux/modules", "targets/cloud/api", "targets/cloud/auth", "targets/cloud/commands", "targets/cloud/fleet", "targets/cloud/storage"];
 
 const TIMER_FUNCTIONS = new Set(["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"]);
 

@@ -8,6 +8,7 @@ import { AppService } from "../../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
 import { DataSyncService } from "../../../proto/gen/app/datasync/v1/data_sync_pb.js";
 import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { SignalingService } from "../../../proto/gen/proto/rpc/webrtc/v1/signaling_pb.js";
 import type { CloudContext } from "../server/cloud-context.js";
 import type { HttpRoute } from "../server/http-routes.js";
 import { agentDeviceService } from "./agent-device-service.js";
@@ -35,6 +36,8 @@ import { partStatusPart } from "./part-status.js";
 import { partCredentialsPart } from "./part-credentials.js";
 import { provisionRoute } from "./provision-route.js";
 import { setupRoutes } from "./setup-routes.js";
+import { signalingAnswerPart } from "./signaling-answer.js";
+import { signalingCallPart } from "./signaling-call.js";
 import { webAppRoutes } from "./web-app-routes.js";
 import { usersService } from "./users-service.js";
 
@@ -62,6 +65,8 @@ export function registerApi(router: ConnectRouter, cloud: CloudContext): void {
   router.service(RobotService, Object.assign({}, ...robotServiceParts(cloud)));
   router.service(AgentDeviceService, agentDeviceService(cloud));
   router.service(DataSyncService, deviceDataSync(cloud));
+  // WebRTC signaling: machines answer (Answer), people and scripts call (the rest).
+  router.service(SignalingService, { ...signalingAnswerPart(cloud), ...signalingCallPart(cloud) });
 }
 
 export function httpRoutes(): HttpRoute[] {

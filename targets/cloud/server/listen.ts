@@ -18,6 +18,12 @@ export interface ListenOptions {
   takeStream?: StreamTaker;
   /** How long a request's body may send nothing before it is let go; FIRST_BYTES_MS by default. */
   bodyStallMs?: number;
+  /**
+   * HTTP/2 request paths whose body the client sends only when it has something to say (a
+   * machine's signaling Answer stream), each with how long its stream may carry nothing either
+   * way before it is let go: svc-cloud's own heartbeats on it are traffic too.
+   */
+  quietBodies?: ReadonlyMap<string, number>;
 }
 
 export interface Listening {
@@ -37,7 +43,7 @@ export async function listen(options: ListenOptions): Promise<Listening> {
   const sockets = new Set<Socket>();
   const stallMs = options.bodyStallMs ?? FIRST_BYTES_MS;
   const takeStream = options.takeStream && streamDeadlines(options.takeStream, stallMs);
-  const handler = wellFormed(bodyDeadlines(options.handler, stallMs));
+  const handler = wellFormed(bodyDeadlines(options.handler, stallMs, options.quietBodies ?? new Map()));
   const server = options.tls === undefined ? cleartextServer(handler, takeStream) : tlsServer(options, handler, takeStream);
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
@@ -91,15 +97,18 @@ function wellFormed(handler: RequestHandler): RequestHandler {
  * A request's body must keep arriving: a request that receives nothing for `stallMs` before
  * its body has ended is let go (a stalled upload, or headers sent with no body). Over HTTP/2 its
  * stream is cancelled; over HTTP/1.1, where nothing but the socket carries it, the connection is
- * closed. Once the body is in, the answer may take as long as it needs (a tail, a watch).
+ * closed. Once the body is in, the answer may take as long as it needs (a tail, a watch). A
+ * stream whose body stays open on purpose (`quiet`) is let go only when nothing passes either way
+ * for its own, longer time: a write counts as traffic on an HTTP/2 stream.
  */
-function bodyDeadlines(handler: RequestHandler, stallMs: number): RequestHandler {
+function bodyDeadlines(handler: RequestHandler, stallMs: number, quiet: ReadonlyMap<string, number>): RequestHandler {
   return (req, res) => {
     if ("stream" in req) {
       // A request whose headers ended it (a GET) has no body to wait for.
       if (!req.stream.endAfterHeaders) {
         const stream = req.stream;
-        stream.setTimeout(stallMs, () => stream.close(h2Constants.NGHTTP2_CANCEL));
+        const ms = quiet.get((req.url ?? "").split("?")[0]!) ?? stallMs;
+        stream.setTimeout(ms, () => stream.close(h2Constants.NGHTTP2_CANCEL));
         req.once("end", () => stream.setTimeout(0));
       }
     } else {

@@ -5,4 +5,5 @@ export { createCloudConnection, CLOUD_CALL_TIMEOUT_MS, CLOUD_READ_MAX_BYTES, typ
 export { cloudCredentialsOf, type CloudCredentials } from "./cloud-credentials.js";
 export { watchRevisions, WATCH_SILENCE_MS, type RevisionWatch, type RevisionWatchOptions } from "./revision-watch.js";
 export { RESTART_EXIT_CODE } from "./restart-exit-code.js";
+export { pauseUnless } from "./pause-unless.js";
 export { uploadToPartLogs } from "./part-log-uploader.js";

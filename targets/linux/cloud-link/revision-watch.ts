@@ -6,6 +6,7 @@
 import type { Clock } from "../../../core/index.js";
 import { retryWait } from "../logging/log-uploader.js";
 import type { CloudConnection } from "./cloud-connection.js";
+import { pauseUnless } from "./pause-unless.js";
 
 /** Twice svc-cloud's heartbeat, and a little. */
 export const WATCH_SILENCE_MS = 35_000;
@@ -61,7 +62,7 @@ export function watchRevisions(options: RevisionWatchOptions): RevisionWatch {
     while (!closed.signal.aborted) {
       await follow();
       if (closed.signal.aborted) break;
-      await pause(clock, failures === 0 ? 0 : retryWait(failures, random), closed.signal);
+      await pauseUnless(clock, failures === 0 ? 0 : retryWait(failures, random), closed.signal);
     }
   })();
 
@@ -71,17 +72,4 @@ export function watchRevisions(options: RevisionWatchOptions): RevisionWatch {
       await running;
     },
   };
-}
-
-/** Waits `ms` on the clock, or less when `signal` aborts. */
-function pause(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clock.clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = clock.setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
 }

@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createResourceLookup, followConfigInForce, type Clock, type CloudMetadata, type ConfigReading, type LogEngine, type Logger, type Machine, type MachineConfig } from "../../../core/index.js";
 import { createNodeClock, type OfflineLogQueue } from "../logging/index.js";
-import { startCloudSide, type CachedConfig, type CertificateCache, type CloudCredentials, type CloudSide, type ConfigCache, type PartCertificate } from "./cloud/index.js";
+import { startCloudSide, type CachedConfig, type CertificateCache, type CloudCredentials, type CloudSide, type CloudSideOptions, type ConfigCache, type PartCertificate } from "./cloud/index.js";
 import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning, type ApiKeyAuth } from "./auth/index.js";
 import { configFileSource } from "./config-watch/index.js";
 import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
@@ -161,7 +161,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The machine takes loads one after another, so a quick second save never races the first.
   const firstLoad = machine.load(options.initial.reading, options.initial.origin, { revision: options.initial.revision });
   const offerTls = tls.cloud ? (certificate: PartCertificate) => offerCloudTls(server, certificate, log) : undefined;
-  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock, offerTls);
+  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock, { offerTls, answerer: webrtc?.answerer });
 
   // The file as written: the watcher hands on only a text that differs from it.
   const { file, written = options.initial.reading.text } = options.initial;
@@ -247,11 +247,11 @@ function configDir(configFile: string | undefined): string {
 }
 
 /** svc-cloud followed: configurations handed to the machine's load, logs uploaded, restarts honoured. */
-function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock, offerTls: ((certificate: PartCertificate) => void) | undefined): CloudSide {
+function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock, port: Pick<CloudSideOptions, "offerTls" | "answerer">): CloudSide {
   const requestRestart = options.requestRestart ?? options.requestShutdown;
   return startCloudSide({
     ...cloud,
-    offerTls,
+    ...port,
     load: machine.load,
     appliedRevision: () => machine.engine.status().revision,
     log: options.logEngine.logger("svc.cloud"),

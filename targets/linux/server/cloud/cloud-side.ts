@@ -1,6 +1,7 @@
 // Everything a cloud-managed svc-server does with svc-cloud, started once the API port is open:
 // the configuration followed (cloud-config-source.ts), the part's certificate kept fresh for the
-// port's TLS (part-certificate.ts), the log queue uploaded, restart requests honoured, and who the
+// port's TLS (part-certificate.ts), the log queue uploaded, restart requests honoured, WebRTC offers
+// relayed by svc-cloud answered (cloud-answering.ts), and who the
 // part is for GetCloudMetadata and the port's names. Closed before the machine, so nothing is
 // asked of the cloud while resources close.
 import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
@@ -13,6 +14,8 @@ import type { CachedConfig, ConfigCache } from "./config-cache.js";
 import type { CertificateCache, PartCertificate } from "./certificate-cache.js";
 import { followPartCertificate } from "./part-certificate.js";
 import { followRestartRequests } from "./restart-requests.js";
+import { answerThroughCloud } from "./cloud-answering.js";
+import type { WebRtcAnswerer } from "../webrtc/index.js";
 
 export interface CloudSideOptions {
   credentials: CloudCredentials;
@@ -30,6 +33,8 @@ export interface CloudSideOptions {
   clock: Clock;
   mayRestart(): Promise<{ allowed: boolean; reason: string }>;
   restart(reason: string): void;
+  /** Answers WebRTC offers relayed by svc-cloud; none with -webrtc=false. */
+  answerer?: WebRtcAnswerer;
 }
 
 export interface CloudSide {
@@ -82,19 +87,23 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
     restart: options.restart,
   });
 
+  const names = () => {
+    const part = source.part();
+    return part ? [part.fqdn, part.localFqdn].filter((name) => name !== "") : [];
+  };
+  const answering = options.answerer && answerThroughCloud({ connection, answerer: options.answerer, names, clock, log });
+
   return {
     metadata: () => {
       const part = source.part();
       return part && cloudMetadataOf(part);
     },
-    names: () => {
-      const part = source.part();
-      return part ? [part.fqdn, part.localFqdn].filter((name) => name !== "") : [];
-    },
+    names,
     restartRequested: restarts.pending,
     refresh: source.refresh,
     async close() {
       restarts.close();
+      await answering?.close();
       closing.abort();
       await source.close();
       await certificate?.close();

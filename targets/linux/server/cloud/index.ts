@@ -6,6 +6,6 @@ export { cloudCredentialsOf, type CloudCredentials } from "../../cloud-link/clou
 export { cacheOrigin, cacheRevision, cloudOrigin } from "./cloud-config-source.js";
 export { createConfigCache, type CachedConfig, type ConfigCache } from "./config-cache.js";
 export { bootCertificate, createCertificateCache, type CertificateCache, type PartCertificate } from "./certificate-cache.js";
-export { startCloudSide, type CloudSide } from "./cloud-side.js";
+export { startCloudSide, type CloudSide, type CloudSideOptions } from "./cloud-side.js";
 export { RESTART_EXIT_CODE } from "../../cloud-link/index.js";
 export { cloudDir, prepareCloudStart, CLOUD_LOG_QUEUE_ENTRIES, type CloudStart } from "./cloud-start.js";
