@@ -24,6 +24,11 @@ const RUN_ELSEWHERE = [
     by: "tools/fresh-machine-check.sh",
     holds: ["npm install --no-audit --no-fund", "setsid npm start", "npm test"],
   },
+  {
+    block: "dig -p 5353 @192.168.1.20 _rpc._tcp.local PTR\n",
+    by: "test/server/mdns-discovery.test.ts",
+    holds: ["dig -p 5353 @192.168.1.20 _rpc._tcp.local PTR"],
+  },
 ];
 
 /** Commands no test can run here, and why. */

@@ -29,6 +29,10 @@ export interface StartOptions {
   startTimeoutMs?: number;
   /** The configuration file's text as it is (`${NAME}` references and all), instead of `config`; it sets its own bind address. */
   configText?: string;
+  /** Run it inside this network namespace (`ip netns exec`, which keeps the PID). */
+  netns?: string;
+  /** Let it advertise over mDNS; otherwise it runs with -disable-mdns, so no test speaks on the host's network. */
+  mdns?: boolean;
 }
 
 export async function startSvcServer(config: Record<string, unknown>, options: StartOptions = {}): Promise<SvcServerProcess> {
@@ -36,7 +40,9 @@ export async function startSvcServer(config: Record<string, unknown>, options: S
   const configFile = join(dir, "machine.json");
   const network = { bind_address: "localhost:0", ...(config.network as object | undefined) };
   writeFileSync(configFile, options.configText ?? JSON.stringify({ ...config, network }));
-  const child = spawn(process.execPath, [join(distLinux, "svc-server.mjs"), "-config", configFile, ...(options.args ?? [])], {
+  const command = [process.execPath, join(distLinux, "svc-server.mjs"), "-config", configFile, ...(options.mdns ? [] : ["-disable-mdns"]), ...(options.args ?? [])];
+  const [program, ...argv] = options.netns ? ["ip", "netns", "exec", options.netns, ...command] : command;
+  const child = spawn(program!, argv, {
     stdio: ["ignore", "pipe", "pipe"],
     // Its own temporary folder, so whatever the server makes there (module sockets) goes with it.
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: dir, ...options.env },

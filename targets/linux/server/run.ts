@@ -16,7 +16,6 @@ import { SVC_VERSION } from "../version.js";
 
 // Subsystems that are not part of svc-server yet: a user who asks for one is told.
 const notYetAvailable: Record<string, string> = {
-  "disable-mdns": "multicast DNS discovery is not part of this version",
   "ftdc": "fulltime data capture is not part of this version",
 };
 
@@ -169,6 +168,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
       sharedDir: typeof values.shareddir === "string" ? values.shareddir : undefined,
       webProfile: values.webprofile === true,
       outputTelemetry: values["output-telemetry"] === true,
+      mdns: values["disable-mdns"] !== true,
       webrtc: values.webrtc !== false,
       requestShutdown: (reason) => signals.begin(reason),
       requestRestart: (reason) => signals.begin(reason, RESTART_EXIT_CODE),

@@ -26,6 +26,7 @@ import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { restartOnCredentials } from "./credentials-arrival.js";
 import { restartOnlySettingsWarning } from "./restart-only-settings.js";
 import { screenUntrusted } from "./untrusted-screen.js";
+import { startDiscovery, type Discovery } from "./mdns/index.js";
 import { createInternalSignaling } from "./webrtc/index.js";
 
 export interface ServeOptions {
@@ -55,6 +56,8 @@ export interface ServeOptions {
   outputTelemetry?: boolean;
   /** Answer WebRTC connections, with the signaling service on the API port (default true). */
   webrtc?: boolean;
+  /** Advertise the API port over multicast DNS (off with -disable-mdns; off unless asked for). */
+  mdns?: boolean;
   /** Starts the process's orderly stop (the Shutdown RPC asks for it). */
   requestShutdown: (reason: string) => void;
   /** Starts the orderly stop of a restart (svc-cloud asks for it); the process exits RESTART_EXIT_CODE. */
@@ -166,6 +169,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The file as written: the watcher hands on only a text that differs from it.
   const { file, written = options.initial.reading.text } = options.initial;
   const watcher = file ? configFileSource(file, { initialWritten: written, load: machine.load, logger: log }) : undefined;
+  const discovery = discoveryOf(options, server, machine, () => cloudSide?.names() ?? [], clock);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -178,6 +182,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         watcher?.close();
         await cloudSide?.close();
         webrtc?.close();
+        // The network hears goodbye as the port stops taking calls.
+        await discovery.close();
         await server.close();
         robot.close();
         await parentSocket.close();
@@ -201,6 +207,20 @@ function refusedConnectionsLog(log: Logger): (peer: string, reason: string) => v
     const extra = refusedLines.admit(peer);
     if (extra) log.warn("connection refused", { peer, reason, ...extra });
   };
+}
+
+/** Discovery over mDNS: one responder, its names following the configuration and svc-cloud's. */
+function discoveryOf(options: ServeOptions, server: ApiServer, machine: Machine, cloudNames: () => readonly string[], clock: Clock): Discovery {
+  return startDiscovery({
+    disabled: options.mdns !== true,
+    webrtc: options.webrtc !== false,
+    listening: { host: server.host, port: server.port },
+    network: options.initial.config.network,
+    cloudNames,
+    onConfig: machine.onConfig,
+    log: options.logEngine.logger("svc.mdns"),
+    clock,
+  });
 }
 
 /** The RobotService, following the configuration in force: its cloud section, its components' frames, its session window. */
