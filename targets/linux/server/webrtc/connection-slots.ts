@@ -21,7 +21,6 @@ export interface ConnectionSlots {
   /** Throws RESOURCE_EXHAUSTED, saying which bound, when `address` may not start another. */
   check(address: string): void;
   take(address: string): ConnectionSlot;
-  readonly open: number;
 }
 
 export function createConnectionSlots(limits: SlotLimits): ConnectionSlots {
@@ -69,9 +68,6 @@ export function createConnectionSlots(limits: SlotLimits): ConnectionSlots {
           state = "closed";
         },
       };
-    },
-    get open() {
-      return open;
     },
   };
 }

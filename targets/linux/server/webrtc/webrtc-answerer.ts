@@ -34,7 +34,6 @@ export interface WebRtcAnswerer {
   /** Starts answering `offer`; throws RESOURCE_EXHAUSTED past the bounds, UNAVAILABLE when this machine cannot do WebRTC. */
   answer(offer: SessionDescription, caller: Caller): Promise<CallExchange>;
   exchange(uuid: string): CallExchange | undefined;
-  readonly connections: number;
   close(): void;
 }
 
@@ -72,9 +71,6 @@ export function createWebRtcAnswerer(options: WebRtcAnswererOptions): WebRtcAnsw
       return exchange;
     },
     exchange: (uuid) => exchanges.get(uuid) ?? (recent.has(uuid) ? over(uuid) : undefined),
-    get connections() {
-      return slots.open;
-    },
     close() {
       for (const exchange of [...exchanges.values()]) exchange.close();
     },
