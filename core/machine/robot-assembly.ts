@@ -40,6 +40,8 @@ export interface RobotAssemblyOptions {
   /** Asks for an orderly stop; must return at once so the answer still reaches the caller. */
   requestShutdown: () => void;
   moduleStatuses?: () => ResourceStatus[];
+  /** The protobuf service of an API svc does not serve itself, as the part serving it said. */
+  foreignServiceOf?: (api: string) => string | undefined;
   /** A session's heartbeat window, or where to read it. Default 2 s. */
   heartbeatWindowMs?: number | (() => number | undefined);
   logger?: LoggerLike;
@@ -73,6 +75,7 @@ export function createRobotAssembly(options: RobotAssemblyOptions): RobotAssembl
       (handlers ??= createRobotService({
         ...parts,
         moduleStatuses: options.moduleStatuses,
+        foreignServiceOf: options.foreignServiceOf,
         version: options.version,
         operations,
         sessions,

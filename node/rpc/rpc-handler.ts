@@ -36,6 +36,7 @@ import { createLeanCalls, type ForwardOf, type LeanCalls } from "./lean-calls.js
 import { isPromise, type MaybeAsync } from "./maybe-async.js";
 import { isRefusal, type RpcCheck, type RpcRefusal } from "./rpc-refusal.js";
 import { ResponseIncoming, StreamIncoming, type RpcIncoming } from "./rpc-incoming.js";
+import { createForeignMethods, type ForeignServices } from "./foreign-methods.js";
 
 /**
  * The entity (key id) whose credentials `checkRpc` admitted for this very call before its body
@@ -61,6 +62,8 @@ export interface RpcHandlerOptions {
   readonly forwardOf?: ForwardOf;
   /** Requests the short way reads as a wire-identical message of the server's own (lean-calls.ts). */
   readonly wireInputs?: ReadonlyMap<string, DescMessage>;
+  /** Services this process has no description of whose calls pass on as bytes (foreign-methods.ts). */
+  readonly foreign?: ForeignServices;
 }
 
 export interface RpcHandler {
@@ -89,8 +92,10 @@ const prefixBytes = 5;
 
 export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   const { limits, checkRpc, onError } = options;
-  const { methods, services, lean } = routeCalls(options);
+  const { methods, services, lean, foreign } = routeCalls(options);
   const open = new Set(options.openMethods ?? []);
+  // A served method, or one of a service passed on.
+  const methodFor = (path: string, headers: IncomingHttpHeaders) => methods.get(path) ?? foreign?.handlerFor(path, headers["content-type"]);
 
   function run(method: UniversalHandler, incoming: RpcIncoming, path: string, isOpen: boolean, entity?: string): void {
     const headers = incoming.headers;
@@ -155,7 +160,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
   return {
     services,
     serve(req, res, path) {
-      const method = methods.get(path);
+      const method = methodFor(path, req.headers);
       if (!method) return false;
       admit(method, new ResponseIncoming(req, res), path);
       return true;
@@ -169,14 +174,14 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
       return true;
     },
     serveIncoming(incoming, path) {
-      const method = methods.get(path);
+      const method = methodFor(path, incoming.headers);
       if (!method) return false;
       admit(method, incoming, path);
       return true;
     },
     takesOneMessage(path) {
       const method = methods.get(path);
-      return method !== undefined && singleMessage(method);
+      return method !== undefined ? singleMessage(method) : foreign?.serves(path) === true;
     },
   };
 }
@@ -186,14 +191,16 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcHandler {
 function routeCalls(options: RpcHandlerOptions) {
   const { limits, onError } = options;
   const interceptors = [createCallBoundsInterceptor(), ...options.interceptors];
-  const router = createConnectRouter({
+  const routerOptions = {
     interceptors,
     shutdownSignal: options.shutdownSignal,
     acceptCompression: [compressionGzip, compressionBrotli],
     // connect's own checks, after decompression too; readRequestBody checks before.
     readMaxBytes: limits.maxMessageBytes,
     writeMaxBytes: limits.maxMessageBytes,
-  });
+  };
+  const router = createConnectRouter(routerOptions);
+  const foreign = options.foreign && createForeignMethods(options.foreign, routerOptions);
   const lean = createLeanCalls({
     interceptors,
     shutdownSignal: options.shutdownSignal,
@@ -209,7 +216,7 @@ function routeCalls(options: RpcHandlerOptions) {
     methods.set(handler.requestPath, handler);
     services.add(handler.service.typeName);
   }
-  return { methods, services, lean };
+  return { methods, services, lean, foreign };
 }
 
 // How a call's body is framed and how large it may be: a message's limit, and for a call

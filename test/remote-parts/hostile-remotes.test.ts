@@ -41,12 +41,14 @@ function lister(count: number, name: (i: number) => string): http2.Http2Server {
   frame.writeUInt32BE(answer.length, 1);
   frame.set(answer, 5);
   const server = http2.createServer();
-  server.on("stream", (stream) => {
+  server.on("stream", (stream, headers) => {
     stream.on("error", () => {});
+    // Only ResourceNames: the rest is a method it does not have.
+    const lists = headers[":path"] === "/viam.robot.v1.RobotService/ResourceNames";
     stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
-    stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
+    stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": lists ? "0" : "12" }));
     stream.resume();
-    stream.end(frame);
+    stream.end(lists ? frame : undefined);
   });
   return server;
 }

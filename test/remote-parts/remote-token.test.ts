@@ -46,6 +46,8 @@ beforeAll(async () => {
         refusals++;
         return answer(stream, 16);
       }
+      // It says nothing of which services serve its APIs, as an older viam-server would not.
+      if (headers[":path"] !== "/viam.robot.v1.RobotService/ResourceNames") return answer(stream, 12);
       const listing = create(ResourceNamesResponseSchema, { resources: [{ namespace: "rdk", type: "component", subtype: "sensor", name: "s" }] });
       answer(stream, 0, toBinary(ResourceNamesResponseSchema, listing));
     });

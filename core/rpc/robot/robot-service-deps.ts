@@ -32,6 +32,8 @@ export interface RobotServiceDeps {
   configUpdatedAt(): number;
   /** Statuses of modules, listed with the resources; none when absent. */
   moduleStatuses?(): ResourceStatus[];
+  /** The protobuf service of an API svc does not serve itself, as the part serving it said (a remote's arm). */
+  foreignServiceOf?(api: string): string | undefined;
   version: VersionInfo;
   /**
    * Stops every actuator, each with its own extra (by full resource name). Rejects with one

@@ -41,7 +41,7 @@ export function createRobotService(deps: RobotServiceDeps): RobotServiceHandlers
       const subtypes: { subtype: ResourceApi & { name: string }; protoService: string }[] = [];
       for (const name of deps.resourceNames()) {
         const api = formatApi(name);
-        const service = protoServiceOf(api);
+        const service = protoServiceOf(api) ?? deps.foreignServiceOf?.(api);
         if (service === undefined || seen.has(api)) continue;
         seen.add(api);
         subtypes.push({ subtype: { namespace: name.namespace, type: name.type, subtype: name.subtype, name: "" }, protoService: service });

@@ -5,6 +5,8 @@
 export { createRemoteParts, followConfigRemotes, REMOTE_STATUS_API } from "./remote-parts.js";
 export type { RemoteParts, RemotePartsOptions } from "./remote-parts.js";
 export { REMOTE_CALL_TIMEOUT_MS } from "./remote-part.js";
+export { remoteServiceCalls } from "./remote-service-calls.js";
+export { MAX_REMOTE_SERVICES, readServices } from "./remote-services.js";
 export { REMOTE_RESOURCE_MODEL } from "./remote-stand-ins.js";
 export { MAX_LISTED_RESOURCES, MAX_LISTING_BYTES, MAX_NAME_CHARS, MAX_REMOTE_DEPTH, readListing } from "./remote-listing.js";
 export type { Listing, ListedResource } from "./remote-listing.js";

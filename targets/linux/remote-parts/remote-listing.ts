@@ -31,10 +31,12 @@ export interface Listing {
   readonly resources: readonly ListedResource[];
   /** What was left out and why, in words; empty when nothing was. */
   readonly leftOut: readonly string[];
+  /** The protobuf service of each API it lists, by service (its ResourceRPCSubtypes, remote-services.ts). */
+  readonly services: ReadonlyMap<string, string>;
 }
 
 /** The listing in a ResourceNames answer's bytes; throws when they are not one. */
-export function readListing(bytes: Uint8Array, remote: Pick<RemoteConfig, "name" | "prefix">): Listing {
+export function readListing(bytes: Uint8Array, remote: Pick<RemoteConfig, "name" | "prefix">): Omit<Listing, "services"> {
   const answer = fromBinary(ResourceNamesResponseSchema, bytes);
   const resources: ListedResource[] = [];
   const seen = new Set<string>();

@@ -8,11 +8,12 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { Code, errorMessage, type Clock, type LoggerLike, type RemoteConfig } from "../../../core/index.js";
-import { ResourceNamesRequestSchema, RobotService } from "../../../proto/gen/robot/v1/robot_pb.js";
+import { ResourceNamesRequestSchema, ResourceRPCSubtypesRequestSchema, RobotService } from "../../../proto/gen/robot/v1/robot_pb.js";
 import type { RawPeer, RawUnaryCall } from "../remote/index.js";
 import { createReconnectBackoff, type ReconnectBackoff } from "./reconnect-backoff.js";
 import { createRemoteCredentials, type RemoteCredentials } from "./remote-credentials.js";
 import { MAX_LISTING_BYTES, readListing, sameResources, type Listing } from "./remote-listing.js";
+import { readServices, sameServices } from "./remote-services.js";
 import { createRemoteSession, type RemoteSession } from "./remote-session.js";
 import { createRemoteTransport, type RemoteTransport } from "./remote-transport.js";
 
@@ -21,6 +22,8 @@ export const REMOTE_CALL_TIMEOUT_MS = 5_000;
 
 const listPath = `/${RobotService.typeName}/${RobotService.method.resourceNames.name}`;
 const listRequest = toBinary(ResourceNamesRequestSchema, create(ResourceNamesRequestSchema));
+const subtypesPath = `/${RobotService.typeName}/${RobotService.method.resourceRPCSubtypes.name}`;
+const subtypesRequest = toBinary(ResourceRPCSubtypesRequestSchema, create(ResourceRPCSubtypesRequestSchema));
 
 export interface RemotePartOptions {
   readonly config: RemoteConfig;
@@ -81,7 +84,7 @@ export function createRemotePart(options: RemotePartOptions): RemotePart {
     phase: "connecting",
     reason: undefined,
     changedAt: clock.now(),
-    listing: { resources: [], leftOut: [] },
+    listing: { resources: [], leftOut: [], services: new Map() },
     remoteNames: new Map(),
     timer: undefined,
     attempt: 0,
@@ -140,20 +143,40 @@ async function dial(parts: PartParts, state: PartState): Promise<void> {
   }
 }
 
-/** The remote's ResourceNames, read within bounds. */
+/** The remote's ResourceNames and ResourceRPCSubtypes, read within bounds. */
 async function list(parts: PartParts): Promise<Listing> {
   const { options, label, timeoutMs } = parts;
-  const { signal, release } = deadline(options.clock, timeoutMs, `${label} did not answer ResourceNames within ${timeoutMs} ms`);
-  let answer: Uint8Array;
+  const names = await ask(parts, listPath, listRequest, `${label} did not answer ResourceNames within ${timeoutMs} ms`);
+  let listing: Omit<Listing, "services">;
   try {
-    answer = await parts.credentials.withToken({ path: listPath, message: listRequest, cancel: signal, maxAnswerBytes: MAX_LISTING_BYTES });
-  } finally {
-    release();
-  }
-  try {
-    return readListing(answer, options.config);
+    listing = readListing(names, options.config);
   } catch (thrown) {
     throw new ConnectError(`its ResourceNames answer cannot be read: ${errorMessage(thrown)}`, Code.Internal);
+  }
+  let subtypes: Uint8Array;
+  try {
+    subtypes = await ask(parts, subtypesPath, subtypesRequest, `${label} did not answer ResourceRPCSubtypes within ${timeoutMs} ms`);
+  } catch (thrown) {
+    // A part that does not say which services serve its APIs is reached through the ones svc serves.
+    if (thrown instanceof ConnectError && thrown.code === Code.Unimplemented) return { ...listing, services: new Map() };
+    throw thrown;
+  }
+  try {
+    return { ...listing, services: readServices(subtypes, new Set(listing.resources.map((r) => r.api))) };
+  } catch (thrown) {
+    // Its resources are joined all the same; only APIs svc serves itself can be called.
+    const note = `its ResourceRPCSubtypes answer cannot be read (${errorMessage(thrown)}): only APIs svc-server serves itself are called on it`;
+    return { ...listing, leftOut: [...listing.leftOut, note], services: new Map() };
+  }
+}
+
+/** One of the part's own calls, with its credentials, within the call timeout. */
+async function ask(parts: PartParts, path: string, message: Uint8Array, late: string): Promise<Uint8Array> {
+  const { signal, release } = deadline(parts.options.clock, parts.timeoutMs, late);
+  try {
+    return await parts.credentials.withToken({ path, message, cancel: signal, maxAnswerBytes: MAX_LISTING_BYTES });
+  } finally {
+    release();
   }
 }
 
@@ -179,7 +202,8 @@ function scheduleCheck(parts: PartParts, state: PartState): void {
     list(parts).then(
       (listing) => {
         if (attempt !== state.attempt || state.phase !== "connected") return;
-        if (!sameResources(state.listing.resources, listing.resources) || state.listing.leftOut.join() !== listing.leftOut.join()) {
+        const same = sameResources(state.listing.resources, listing.resources) && sameServices(state.listing.services, listing.services);
+        if (!same || state.listing.leftOut.join() !== listing.leftOut.join()) {
           adopt(state, listing);
           parts.options.onChange();
         }

@@ -42,6 +42,10 @@ export interface RemoteParts {
   update(config: MachineConfig): void;
   /** Each remote's own status, for GetMachineStatus. */
   statuses(): ResourceStatus[];
+  /** The API a remote says `service` (`viam.component.arm.v1.ArmService`) serves, the first remote's that says so. */
+  apiOfService(service: string): string | undefined;
+  /** The protobuf service a remote says serves `api`. */
+  serviceOfApi(api: string): string | undefined;
   /** Lets every remote go. */
   close(): void;
 }
@@ -78,6 +82,17 @@ export function createRemoteParts(options: RemotePartsOptions): RemoteParts {
       refresh();
     },
     statuses: () => Array.from(state.parts.values(), (part) => statusOf(part, state)),
+    apiOfService(service) {
+      for (const part of state.parts.values()) {
+        const api = part.listing.services.get(service);
+        if (api !== undefined) return api;
+      }
+      return undefined;
+    },
+    serviceOfApi(api) {
+      for (const part of state.parts.values()) for (const [service, its] of part.listing.services) if (its === api) return service;
+      return undefined;
+    },
     close() {
       state.closed = true;
       for (const part of state.parts.values()) part.close();

@@ -8,7 +8,7 @@ export { markServedBy, nameServedUnder, peerServing } from "./raw-peer.js";
 export type { RawPeer } from "./raw-peer.js";
 export { rawUnary } from "./raw-unary.js";
 export type { RawUnaryCall } from "./raw-unary.js";
-export { nameField, namesResourceFirst, renamed } from "./request-name.js";
+export { nameField, namesResourceFirst, renamed, requestName } from "./request-name.js";
 export { listenOnUnixSocket, MAX_SOCKET_PATH_BYTES } from "./unix-socket-server.js";
 export type { UnixSocketServer, UnixSocketServerOptions } from "./unix-socket-server.js";
 export { createRemoteResource, isRemoteApi, REMOTE_APIS } from "./remote-resource.js";

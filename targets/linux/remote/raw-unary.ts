@@ -52,7 +52,9 @@ function readAnswer(stream: http2.ClientHttp2Stream, cancel: RawUnaryCall["cance
     let received = 0;
     let status: string | undefined;
     let message: string | undefined;
+    let httpStatus: number | undefined;
     const note = (h: http2.IncomingHttpHeaders) => {
+      if (typeof h[":status"] === "number") httpStatus = h[":status"];
       if (typeof h["grpc-status"] === "string") status = h["grpc-status"];
       if (typeof h["grpc-message"] === "string") message = h["grpc-message"];
     };
@@ -72,6 +74,9 @@ function readAnswer(stream: http2.ClientHttp2Stream, cancel: RawUnaryCall["cance
     stream.on("error", (error) => reject(new ConnectError(`the call to ${peer} failed: ${error.message}`, Code.Unavailable)));
     stream.on("close", () => {
       stopWatching();
+      if (status === undefined && httpStatus !== undefined && httpStatus !== 200) {
+        return reject(new ConnectError(`${peer} answered HTTP ${httpStatus}`, httpStatusCode(httpStatus)));
+      }
       if (status === undefined) return reject(new ConnectError(`${peer} answered without a gRPC status`, Code.Internal));
       if (status !== "0") return reject(new ConnectError(decodeMessage(message ?? ""), statusCode(status)));
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
@@ -96,6 +101,13 @@ function watchCancel(cancel: RawUnaryCall["cancel"], onAbort: (reason: unknown) 
 }
 
 const noStop = () => {};
+
+// An HTTP status without a gRPC one, read as gRPC clients read it (gRPC's http-grpc-status-mapping).
+function httpStatusCode(status: number): Code {
+  const mapped: Record<number, Code> = { 400: Code.Internal, 401: Code.Unauthenticated, 403: Code.PermissionDenied, 404: Code.Unimplemented };
+  if (mapped[status] !== undefined) return mapped[status];
+  return status === 429 || status === 502 || status === 503 || status === 504 ? Code.Unavailable : Code.Unknown;
+}
 
 // A status outside gRPC's codes is UNKNOWN, as gRPC clients read it.
 function statusCode(text: string): Code {

@@ -15,7 +15,7 @@ import {
   type MachineConfig,
 } from "../../../core/index.js";
 import { createModuleManager, type ModuleManagerOptions } from "../modules/index.js";
-import { createRemoteParts, followConfigRemotes } from "../remote-parts/index.js";
+import { createRemoteParts, followConfigRemotes, type RemoteParts } from "../remote-parts/index.js";
 import { registerLinuxModels } from "./linux-models.js";
 
 export interface LinuxMachineOptions {
@@ -30,7 +30,12 @@ export interface LinuxMachineOptions {
   modules?: Omit<ModuleManagerOptions, "registry" | "logEngine" | "settle">;
 }
 
-export function createLinuxMachine(options: LinuxMachineOptions): Machine {
+/** The machine and its remote parts. */
+export interface LinuxMachine extends Machine {
+  readonly remotes: RemoteParts;
+}
+
+export function createLinuxMachine(options: LinuxMachineOptions): LinuxMachine {
   const { logEngine, modules } = options;
   const registry = createModelRegistry();
   // The motion service reads the frame system of the configuration in force, once it runs.
@@ -50,11 +55,12 @@ export function createLinuxMachine(options: LinuxMachineOptions): Machine {
 }
 
 /** The machine with its remotes: they follow its configuration in force, and are let go once its resources are closed. */
-function withRemotes(machine: Machine, clock: Clock, logEngine: LogEngine): Machine {
+function withRemotes(machine: Machine, clock: Clock, logEngine: LogEngine): LinuxMachine {
   const remotes = createRemoteParts({ engine: machine.engine, registry: machine.registry, clock, logger: logEngine.logger("svc.remotes") });
   machine.onConfig(followConfigRemotes(remotes));
   return {
     ...machine,
+    remotes,
     moduleStatuses: () => [...machine.moduleStatuses(), ...remotes.statuses()],
     async close() {
       const report = await machine.close();

@@ -15,7 +15,8 @@ import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthentica
 import { configFileSource } from "./config-watch/index.js";
 import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
 import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
-import { createLinuxMachine, type LinuxMachineOptions } from "./linux-machine.js";
+import { createLinuxMachine, type LinuxMachine, type LinuxMachineOptions } from "./linux-machine.js";
+import { remoteServiceCalls } from "../remote-parts/index.js";
 import { createModuleSockets, type ModuleSockets } from "../modules/index.js";
 import { createProcessManager, followConfigProcesses, type ProcessManager, type ProcessManagerOptions } from "../processes/index.js";
 import { listenOnUnixSocket } from "../remote/index.js";
@@ -144,6 +145,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     limits: { maxMessageBytes: network.max_message_bytes },
     onConnectionRefused: refusedConnectionsLog(log),
     forwardOf: createModuleForwarding({ lookup, apis: componentServiceApis, onActuatorDriven: robot.callOptions.onActuatorDriven }),
+    foreign: remoteServiceCalls(machine.remotes, lookup),
     onCallError: (error, path) => log.debug("a call's answer could not be written", { path: loggedValue(path), error: loggedValue(String(error)) }),
     routes(router) {
       registerAuthService(router, auth);
@@ -224,7 +226,7 @@ function discoveryOf(options: ServeOptions, server: ApiServer, machine: Machine,
 }
 
 /** The RobotService, following the configuration in force: its cloud section, its components' frames, its session window. */
-function robotApiFollowing(machine: Machine, options: ServeOptions, clock: Clock, cloudMetadata: () => CloudMetadata | undefined): RobotApi {
+function robotApiFollowing(machine: LinuxMachine, options: ServeOptions, clock: Clock, cloudMetadata: () => CloudMetadata | undefined): RobotApi {
   return createRobotApi({
     engine: machine.engine,
     version: options.version,
@@ -234,6 +236,7 @@ function robotApiFollowing(machine: Machine, options: ServeOptions, clock: Clock
     heartbeatWindowMs: () => machine.current()?.config.network.sessions.heartbeat_window_ms,
     requestShutdown: () => options.requestShutdown("Shutdown requested through the API"),
     moduleStatuses: () => machine.moduleStatuses(),
+    foreignServiceOf: (api) => machine.remotes.serviceOfApi(api),
     logger: options.logEngine.logger("svc.sessions"),
     clock,
   });

@@ -38,6 +38,8 @@ export interface RobotApiOptions {
   /** A session's heartbeat window, or where to read it. Default 2 s. */
   heartbeatWindowMs?: number | (() => number | undefined);
   moduleStatuses?: () => ResourceStatus[];
+  /** The protobuf service of an API svc does not serve itself, as the part serving it said. */
+  foreignServiceOf?: (api: string) => string | undefined;
   logger?: LoggerLike;
   /** The wall clock by default. */
   clock?: Clock;
@@ -69,6 +71,7 @@ export function createRobotApi(options: RobotApiOptions): RobotApi {
     // The answer goes out first; the shutdown itself lets calls in flight finish.
     requestShutdown: () => void setImmediate(options.requestShutdown),
     moduleStatuses: options.moduleStatuses,
+    foreignServiceOf: options.foreignServiceOf,
     heartbeatWindowMs: options.heartbeatWindowMs,
     logger: options.logger,
   });

@@ -27,6 +27,7 @@ import { createRequestScreen, ownNamesOnly } from "./request-screen.js";
 import type { ForwardOf } from "../../../../node/rpc/lean-calls.js";
 import type { MaybeAsync } from "../../../../node/rpc/maybe-async.js";
 import { createRpcHandler, type RpcHandler } from "../../../../node/rpc/rpc-handler.js";
+import type { ForeignServices } from "../../../../node/rpc/foreign-methods.js";
 import { ResponseIncoming, type RpcIncoming } from "../../../../node/rpc/rpc-incoming.js";
 import { isRefusal } from "../../../../node/rpc/rpc-refusal.js";
 import type { RpcCheck } from "../../../../node/rpc/rpc-refusal.js";
@@ -71,6 +72,8 @@ export interface ApiServerOptions {
   readonly onConnectionRefused?: (address: string, why: string) => void;
   /** Unary calls whose resource another process serves (a module's) pass through as bytes. */
   readonly forwardOf?: ForwardOf;
+  /** Services served elsewhere whose calls pass on as bytes (node/rpc/foreign-methods.ts). */
+  readonly foreign?: ForeignServices;
   /** Told when a call's answer could not be written for another reason than the client leaving. */
   readonly onCallError?: (error: unknown, path: string) => void;
   /** How long close() lets calls finish before it destroys the connections left. Default 5000. */
@@ -148,6 +151,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     openMethods: options.openMethods,
     onError: options.onCallError ?? (() => {}),
     forwardOf: options.forwardOf,
+    foreign: options.foreign,
   });
   const unknown = createUnknownRpcResponder(rpc.services);
   const answerUnknown = (req: HttpRequest, res: HttpResponse, path: string) => {
