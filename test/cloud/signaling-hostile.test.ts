@@ -1,6 +1,8 @@
 // The hostile half of svc-cloud's WebRTC signaling: no credentials; a key of another
 // organisation, a viewer, an unknown host and a machine not answering all hear the very same
-// NOT_FOUND; a part key may not call, nor answer for another part's names; an oversize offer; a
+// NOT_FOUND; a part key calls the other parts of its own machine and no one else (another
+// machine's part, another organisation's: that same NOT_FOUND; its own name: never itself), nor
+// answers for another part's names; an oversize offer; a
 // flood of calls from one principal stops at 8 while others are still served; a CallUpdate for
 // someone else's call; a machine dropping mid-call; a machine never answering; a caller going
 // away. In this process, on a clock the test moves.
@@ -12,6 +14,7 @@ import { ANSWER_HEARTBEAT_MS } from "../../targets/cloud/api/signaling-answer.js
 import { RELAY_LIMITS } from "../../targets/cloud/fleet/signaling-relay.js";
 import { createApiKey } from "../../targets/cloud/storage/api-keys.js";
 import { addMember, createLocation, createMachine, createOrganization, createUser } from "../../targets/cloud/storage/fleet.js";
+import { addPart } from "../../targets/cloud/storage/machines-store.js";
 import { hashPassword } from "../../targets/cloud/storage/secrets.js";
 import { cloudTransport, signIn } from "../helpers/cloud-client.js";
 import { startInProcessCloud, type InProcessCloud } from "../helpers/cloud-in-process.js";
@@ -24,6 +27,8 @@ let strangerToken: string;
 let viewerToken: string;
 /** The organisation's owner, signed in: a principal other than the organisation key. */
 let ownerToken: string;
+/** Another organisation and its location, for a machine of theirs. */
+let elsewhere: { organizationId: string; locationId: string };
 const machines: SignalingMachine[] = [];
 const calls: PlacedCall[] = [];
 
@@ -38,9 +43,9 @@ beforeAll(async () => {
   const now = cloud.clock.now();
   orgToken = await signIn(cloud.url, cloud.init.api_key.id, cloud.init.api_key.key);
   // Another organisation, with a key of its own.
-  const elsewhere = await createOrganization(db, { name: "elsewhere", now });
-  await createLocation(db, { organizationId: elsewhere, name: "yard", now });
-  const strangerKey = await createApiKey(db, { organizationId: elsewhere, name: "stranger", scope: "organization", scopeId: elsewhere, now });
+  const organizationId = await createOrganization(db, { name: "elsewhere", now });
+  elsewhere = { organizationId, locationId: await createLocation(db, { organizationId, name: "yard", now }) };
+  const strangerKey = await createApiKey(db, { organizationId, name: "stranger", scope: "organization", scopeId: organizationId, now });
   strangerToken = await signIn(cloud.url, strangerKey.id, strangerKey.key);
   // A person who may only look at this organisation's machines.
   const viewer = await createUser(db, { email: "viewer@example.com", passwordHash: hashPassword("viewer password"), now });
@@ -58,8 +63,14 @@ afterAll(() => cloud?.stop());
 
 const isInit = (r: AnswerRequest) => r.stage.case === "init";
 
-async function newPart(name: string) {
-  const made = await createMachine(cloud.server.context.store.db, { locationId: cloud.init.location_id, organizationId: cloud.init.organization_id, name, editedBy: "test", now: cloud.clock.now() });
+async function newPart(name: string, where = { organizationId: cloud.init.organization_id, locationId: cloud.init.location_id }) {
+  const made = await createMachine(cloud.server.context.store.db, { ...where, name, editedBy: "test", now: cloud.clock.now() });
+  return { ...made, names: await partNames(cloud.url, made.partId, made.partKey) };
+}
+
+/** A second part of the machine `machineId`, beside its main part. */
+async function siblingPart(machineId: string, name: string) {
+  const made = await addPart(cloud.server.context.store.db, { machineId, organizationId: cloud.init.organization_id, name, editedBy: "test", now: cloud.clock.now() });
   return { ...made, names: await partNames(cloud.url, made.partId, made.partKey) };
 }
 
@@ -120,12 +131,56 @@ describe("who may call", () => {
     expect(machines[0]!.requests.some(isInit)).toBe(false);
   });
 
-  it("lets no part key call, and no machine answer for another part's names", async () => {
+  it("lets a part key call the other parts of its own machine, and no machine of anyone else", async () => {
+    const mine = await newPart("caller");
+    const sibling = await siblingPart(mine.machineId, "arm");
+    const neighbour = await newPart("neighbour");
+    const foreign = await newPart("foreign", elsewhere);
+    const answeringSibling = await answering(sibling.partKey, [sibling.names.fqdn, sibling.names.localFqdn]);
+    await answering(mine.partKey, [mine.names.fqdn]);
+    await answering(neighbour.partKey, [neighbour.names.fqdn]);
+    await answering(foreign.partKey, [foreign.names.fqdn]);
+    const asPart = signalingClient(cloud.url, await signIn(cloud.url, mine.partKey.id, mine.partKey.key));
+    const partCall = (host: string) => {
+      const placed = placeCall(asPart, host, `offer to ${host}`);
+      calls.push(placed);
+      return placed;
+    };
+
+    // Its machine's other part, by either name, in any case: the offer reaches it and the answer comes back.
+    const placed = partCall(sibling.names.localFqdn.toUpperCase());
+    const offer = await answeringSibling.next("the part's offer", isInit);
+    expect(offer.stage.value).toMatchObject({ sdp: `offer to ${sibling.names.localFqdn.toUpperCase()}` });
+    answeringSibling.send({ uuid: offer.uuid, stage: { case: "init", value: { sdp: "answer" } } });
+    answeringSibling.send({ uuid: offer.uuid, stage: { case: "done", value: {} } });
+    expect(await placed.ended).toBe("completed");
+    const sdp = placed.responses[0]!.stage.value as { sdp: string };
+    expect(sdp.sdp).toBe("answer");
+    const config = (host: string) => failure(asPart.optionalWebRTCConfig({}, { headers: { "rpc-host": host } }));
+    expect(await config(sibling.names.fqdn)).toBe("ok");
+
+    // Another machine of its organisation, another organisation's, a host nobody answers for: one and the same NOT_FOUND.
+    const notFound = (host: string) => `[not_found] no machine answers for host ${host}`;
+    expect(await partCall(neighbour.names.fqdn).ended).toBe(notFound(neighbour.names.fqdn));
+    expect(await partCall(foreign.names.fqdn).ended).toBe(notFound(foreign.names.fqdn));
+    expect(await partCall("nobody.main-00000000.localhost").ended).toBe(notFound("nobody.main-00000000.localhost"));
+    expect(await config(neighbour.names.fqdn)).toBe(notFound(neighbour.names.fqdn));
+    expect(await config(foreign.names.fqdn)).toBe(notFound(foreign.names.fqdn));
+    // Its own name: never itself.
+    expect(await partCall(mine.names.fqdn).ended).toBe(`[invalid_argument] rpc-host ${mine.names.fqdn} is a name of the calling part itself: a part never calls itself`);
+    // No key at all is no part of anything.
+    const anonymous = createClient(SignalingService, cloudTransport(cloud.url));
+    expect(await placeCall(anonymous, sibling.names.fqdn, "offer").ended).toMatch(/^\[unauthenticated\]/);
+    // Only the sibling ever heard an offer.
+    const offered = machines.filter((m) => m.requests.some(isInit));
+    expect(offered).toHaveLength(1);
+    expect(offered[0]).toBe(answeringSibling);
+  });
+
+  it("lets no machine answer for another part's names", async () => {
     const mine = await newPart("mine");
     const theirs = await newPart("theirs");
     await answering(theirs.partKey, [theirs.names.fqdn]);
-    const asPart = signalingClient(cloud.url, await signIn(cloud.url, mine.partKey.id, mine.partKey.key));
-    expect(await placeCall(asPart, theirs.names.fqdn, "offer").ended).toMatch(/^\[permission_denied\] a part's key answers calls/);
     const taking = await answeringMachine(cloud.url, mine.partKey, [mine.names.fqdn, theirs.names.fqdn]);
     expect(await taking.ended).toBe(`[permission_denied] rpc-host ${theirs.names.fqdn} is not a name of this part (it answers for ${mine.names.fqdn} and ${mine.names.localFqdn})`);
     expect(cloud.server.context.signaling.answererFor(theirs.names.fqdn)?.partId).toBe(theirs.partId);

@@ -11,7 +11,7 @@ function relayWithMachine() {
   const clock = createManualClock(0);
   const relay = createSignalingRelay({ clock });
   const sent: ToMachine[] = [];
-  const machine = relay.attach({ partId: "p1", organizationId: "o1", hosts: ["rover.example"], address: "", send: (m) => sent.push(m), end: () => {} });
+  const machine = relay.attach({ partId: "p1", machineId: "m1", organizationId: "o1", hosts: ["rover.example"], address: "", send: (m) => sent.push(m), end: () => {} });
   /** One call from `caller`, answered and finished by the machine. */
   const finishedCall = (caller: string): string => {
     const call = relay.call({ host: "rover.example", caller, sdp: "offer", disableTrickle: false });

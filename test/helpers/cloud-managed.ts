@@ -1,7 +1,8 @@
-// A cloud-managed svc-server for tests: the real svc-cloud (a process), a machine made in it, and
-// svc-server started with that machine's credentials file, its cache in a folder of the test's
-// own (so it outlives one server and the next boots from it). `edit` changes the part's config as
-// a person does through the app API; `cloudLogs` reads what the machine uploaded.
+// A cloud-managed svc-server for tests: the real svc-cloud (a process), a machine made in it (or
+// another part of one, made as the app API makes it, with a credentials file of its own), and
+// svc-server started with that part's credentials file, its cache in a folder of the test's own
+// (so it outlives one server and the next boots from it). `edit` changes the part's config as a
+// person does through the app API; `cloudLogs` reads what the machine uploaded.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,8 +30,20 @@ export interface CloudManaged {
 /** Every config a test gives keeps the machine on a free loopback port, across restarts too. */
 export const loopbackNetwork = { bind_address: "localhost:0" };
 
-export async function cloudManagedMachine(cloud: CloudProcess, name: string): Promise<CloudManaged> {
-  const credentials = cloud.createMachine(name);
+export function cloudManagedMachine(cloud: CloudProcess, name: string): Promise<CloudManaged> {
+  return managedPart(cloud, cloud.createMachine(name));
+}
+
+/** Another part named `name` of the machine `machine` is the main part of. */
+export async function cloudManagedPart(cloud: CloudProcess, machine: CloudManaged, name: string): Promise<CloudManaged> {
+  const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+  const { part } = await app.getRobotPart({ id: machine.partId });
+  const { partId } = await app.newRobotPart({ robotId: part!.robot, partName: name });
+  const made = await (await signedInClient(CloudService, cloud.url, cloud.init.api_key)).createPartCredentials({ partId });
+  return managedPart(cloud, JSON.parse(made.credentialsJson) as MachineCredentials);
+}
+
+async function managedPart(cloud: CloudProcess, credentials: MachineCredentials): Promise<CloudManaged> {
   const partId = credentials.cloud.id;
   const cacheDir = mkdtempSync(join(tmpdir(), "svc-cloud-cache-"));
   const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);

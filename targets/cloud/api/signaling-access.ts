@@ -6,7 +6,10 @@
 //   as the app's device calls need: auth/access.ts). An unknown name, a machine not answering and
 //   a machine the caller may not operate all get the same NOT_FOUND, after the same work (the
 //   caller's organisations are read whatever the name), so a caller learns nothing of the others.
-// - A part key answers calls; it never makes them.
+// - A part key calls only the other parts of its own machine (they are its remotes), as a person
+//   who may operate the machine would; any other host is the same NOT_FOUND as above, after the
+//   same work (the calling part is read whatever the name). A part naming one of its own names is
+//   told it never calls itself: it knows its own names, so that says nothing of anyone else.
 import type { HandlerContext } from "@connectrpc/connect";
 import { Code, SvcError } from "../../../core/index.js";
 import { organizationsOf } from "../auth/access.js";
@@ -41,14 +44,9 @@ export function answeredHosts(context: HandlerContext): string[] {
   return hosts;
 }
 
-/** The caller, when it may make calls at all: a part key may not. */
-export function requireCaller(principal: Principal): Principal {
-  if (principal.kind === "part-key") throw new SvcError(Code.PermissionDenied, "a part's key answers calls (Answer); calling a machine takes a person's sign-in or an organisation's key");
-  return principal;
-}
-
-/** The machine answering `host`, when `principal` may operate it; the same NOT_FOUND otherwise. */
+/** The machine answering `host`, when `principal` may operate it (or is a part key of the same machine); the same NOT_FOUND otherwise. */
 export async function reachableMachine(cloud: CloudContext, principal: Principal, host: string): Promise<AnsweringMachine> {
+  if (principal.kind === "part-key") return sameMachinePart(cloud, principal.partId, host);
   const memberships = await organizationsOf(cloud.store.db, principal);
   // Read after the wait, so a machine that just went offline is not offered.
   const machine = cloud.signaling.answererFor(host);
@@ -57,8 +55,20 @@ export async function reachableMachine(cloud: CloudContext, principal: Principal
   return machine;
 }
 
+/** Another part of the calling part's machine, answering `host`. */
+async function sameMachinePart(cloud: CloudContext, callingPartId: string, host: string): Promise<AnsweringMachine> {
+  const calling = await findPart(cloud.store.db, callingPartId);
+  // Read after the wait, as above.
+  const machine = cloud.signaling.answererFor(host);
+  if (machine !== undefined && machine.partId === callingPartId) {
+    throw new SvcError(Code.InvalidArgument, `rpc-host ${boundText(host, LOGGED_VALUE_MAX_CHARS)} is a name of the calling part itself: a part never calls itself`);
+  }
+  if (machine === undefined || calling === undefined || calling.machine_id !== machine.machineId) throw noMachineAnswers(host);
+  return machine;
+}
+
 /** The part a machine's Answer stream speaks for, once every host it lists is one of the part's names. */
-export async function answeringPart(cloud: CloudContext, principal: Principal, hosts: readonly string[]): Promise<{ partId: string; organizationId: string }> {
+export async function answeringPart(cloud: CloudContext, principal: Principal, hosts: readonly string[]): Promise<{ partId: string; machineId: string; organizationId: string }> {
   if (principal.kind !== "part-key") throw new SvcError(Code.PermissionDenied, "Answer is a machine's own stream: open it with the machine's part key");
   const part = await findPart(cloud.store.db, principal.partId);
   if (part === undefined) throw new SvcError(Code.NotFound, `part ${principal.partId} not found`);
@@ -68,5 +78,5 @@ export async function answeringPart(cloud: CloudContext, principal: Principal, h
   if (foreign !== undefined) {
     throw new SvcError(Code.PermissionDenied, `rpc-host ${boundText(foreign, LOGGED_VALUE_MAX_CHARS)} is not a name of this part (it answers for ${own.join(" and ")})`);
   }
-  return { partId: part.id, organizationId: part.organization_id };
+  return { partId: part.id, machineId: part.machine_id, organizationId: part.organization_id };
 }

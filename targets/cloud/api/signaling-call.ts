@@ -11,7 +11,7 @@ import { Code, SvcError } from "../../../core/index.js";
 import type { SignalingService } from "../../../proto/gen/proto/rpc/webrtc/v1/signaling_pb.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { calledHost, reachableMachine, requireCaller } from "./signaling-access.js";
+import { calledHost, reachableMachine } from "./signaling-access.js";
 import { callResponseOf, fromCallUpdate, MAX_SDP_CHARS, webRtcConfig } from "./signaling-wire.js";
 
 function checkOffer(sdp: string): void {
@@ -22,7 +22,7 @@ function checkOffer(sdp: string): void {
 export function signalingCallPart(cloud: CloudContext): Pick<ServiceImpl<typeof SignalingService>, "call" | "callUpdate" | "optionalWebRTCConfig"> {
   return {
     async *call(request, context) {
-      const principal = requireCaller(callerOf(context));
+      const principal = callerOf(context);
       checkOffer(request.sdp);
       const host = calledHost(context);
       await reachableMachine(cloud, principal, host);
@@ -45,13 +45,13 @@ export function signalingCallPart(cloud: CloudContext): Pick<ServiceImpl<typeof 
     },
 
     callUpdate(request, context) {
-      const principal = requireCaller(callerOf(context));
+      const principal = callerOf(context);
       cloud.signaling.update(request.uuid, principal.subject, calledHost(context), fromCallUpdate(request));
       return {};
     },
 
     async optionalWebRTCConfig(_request, context) {
-      const principal = requireCaller(callerOf(context));
+      const principal = callerOf(context);
       await reachableMachine(cloud, principal, calledHost(context));
       return { config: webRtcConfig(cloud.iceServers, false) };
     },

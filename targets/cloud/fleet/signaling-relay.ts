@@ -37,15 +37,17 @@ export const RELAY_LIMITS: RelayLimits = {
   endedMax: 1024,
 };
 
-/** A machine answering here: its part, and the names callers reach it by. */
+/** A machine answering here: its part (and the machine the part belongs to), and the names callers reach it by. */
 export interface AnsweringMachine {
   readonly partId: string;
+  readonly machineId: string;
   readonly organizationId: string;
   readonly hosts: ReadonlySet<string>;
 }
 
 export interface AnswererOptions {
   readonly partId: string;
+  readonly machineId: string;
   readonly organizationId: string;
   /** The names it answers for, as callers write them in `rpc-host` (lower case). */
   readonly hosts: readonly string[];
@@ -132,7 +134,8 @@ export function createSignalingRelay(options: SignalingRelayOptions): SignalingR
   }
 
   function register(answerer: AnswererOptions): Registered {
-    const machine: Registered = { partId: answerer.partId, organizationId: answerer.organizationId, hosts: new Set(answerer.hosts), options: answerer, calls: new Set(), attached: true };
+    const { partId, machineId, organizationId } = answerer;
+    const machine: Registered = { partId, machineId, organizationId, hosts: new Set(answerer.hosts), options: answerer, calls: new Set(), attached: true };
     byPart.set(machine.partId, machine);
     for (const host of machine.hosts) byHost.set(host, machine);
     return machine;

@@ -5,6 +5,7 @@
 export { createRemoteParts, followConfigRemotes, REMOTE_STATUS_API } from "./remote-parts.js";
 export type { RemoteParts, RemotePartsOptions } from "./remote-parts.js";
 export { REMOTE_CALL_TIMEOUT_MS } from "./remote-part.js";
+export type { CloudDialer, CloudDialRequest, WebRtcLink } from "./webrtc-session.js";
 export { remoteServiceCalls } from "./remote-service-calls.js";
 export { MAX_REMOTE_SERVICES, readServices } from "./remote-services.js";
 export { REMOTE_RESOURCE_MODEL } from "./remote-stand-ins.js";

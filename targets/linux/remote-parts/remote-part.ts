@@ -1,4 +1,5 @@
-// One remote part of the machine, from dialling it to closing it. It is dialled, signed in to and
+// One remote part of the machine, from dialling it to closing it. It is dialled (directly, or over
+// WebRTC through svc-cloud when the direct way cannot reach it: remote-route.ts), signed in to and
 // listed (ResourceNames); listed again every connection_check_interval. When the connection goes
 // away, or signing in or a listing fails or takes too long, it is unreachable: it says why, keeps
 // what it listed (so its resources stay listed, unavailable), fails calls at once, and is dialled
@@ -14,8 +15,9 @@ import { createReconnectBackoff, type ReconnectBackoff } from "./reconnect-backo
 import { createRemoteCredentials, type RemoteCredentials } from "./remote-credentials.js";
 import { MAX_LISTING_BYTES, readListing, sameResources, type Listing } from "./remote-listing.js";
 import { readServices, sameServices } from "./remote-services.js";
-import { createRemoteSession, type RemoteSession } from "./remote-session.js";
+import { createRemoteRoute, type RemoteRoute } from "./remote-route.js";
 import { createRemoteTransport, type RemoteTransport } from "./remote-transport.js";
+import type { CloudDialer } from "./webrtc-session.js";
 
 /** How long signing in or one listing may take before the remote counts as unreachable. */
 export const REMOTE_CALL_TIMEOUT_MS = 5_000;
@@ -34,6 +36,8 @@ export interface RemotePartOptions {
   /** Told whenever what it lists, or whether it can be reached, changes. */
   readonly onChange: () => void;
   readonly callTimeoutMs?: number;
+  /** The dialer over WebRTC through svc-cloud while this machine follows svc-cloud; none otherwise. */
+  readonly throughCloud?: () => CloudDialer | undefined;
 }
 
 export type PartPhase = "connecting" | "connected" | "unreachable" | "closed";
@@ -71,7 +75,7 @@ interface PartState {
 interface PartParts {
   readonly options: RemotePartOptions;
   readonly label: string;
-  readonly session: RemoteSession;
+  readonly session: RemoteRoute;
   readonly credentials: RemoteCredentials;
   readonly backoff: ReconnectBackoff;
   readonly timeoutMs: number;
@@ -90,13 +94,15 @@ export function createRemotePart(options: RemotePartOptions): RemotePart {
     attempt: 0,
   };
   const onGone = (why: string | undefined) => lost(parts, state, why === undefined ? "the connection was lost" : `the connection was lost: ${why}`);
-  const session = createRemoteSession({ url: config.url, peer: label, onGone });
   const timeoutMs = options.callTimeoutMs ?? REMOTE_CALL_TIMEOUT_MS;
+  const throughCloud = options.throughCloud ?? (() => undefined);
+  const session = createRemoteRoute({ config, peer: label, clock, connectTimeoutMs: timeoutMs, throughCloud, onGone });
   const signInDeadline = () => deadline(clock, timeoutMs, `${label} did not answer Authenticate within ${timeoutMs} ms`).signal;
   const credentials = createRemoteCredentials({ auth: config.auth, send: session.call, deadline: signInDeadline });
   const backoff = createReconnectBackoff(config.reconnect_interval_ms, options.random);
   const parts: PartParts = { options, label, session, credentials, backoff, timeoutMs };
-  const transport = createRemoteTransport({ url: config.url, credentials, remoteNameOf: (name) => state.remoteNames.get(name) });
+  const webRtc = { active: () => session.way() === "webrtc", call: session.webRtc };
+  const transport = createRemoteTransport({ url: config.url, credentials, remoteNameOf: (name) => state.remoteNames.get(name), webRtc });
   void dial(parts, state);
 
   return {
@@ -130,10 +136,11 @@ export function createRemotePart(options: RemotePartOptions): RemotePart {
   };
 }
 
-/** Dials, signs in and lists; connected when all three succeed, unreachable otherwise. */
+/** Connects, signs in and lists; connected when all three succeed, unreachable otherwise. */
 async function dial(parts: PartParts, state: PartState): Promise<void> {
   const attempt = ++state.attempt;
   try {
+    await parts.session.connect();
     await parts.credentials.signIn();
     const listing = await list(parts);
     if (attempt !== state.attempt || state.phase === "closed") return;
@@ -188,8 +195,9 @@ function connected(parts: PartParts, state: PartState, listing: Listing): void {
   state.reason = undefined;
   state.changedAt = options.clock.now();
   adopt(state, listing);
+  const way = parts.session.way() === "webrtc" ? " over WebRTC through svc-cloud" : "";
   const fields = { remote: options.config.name, resources: listing.resources.length };
-  options.logger.info(`${parts.label} ${was === "connecting" ? "connected" : "is reachable again"}`, fields);
+  options.logger.info(`${parts.label} ${was === "connecting" ? "connected" : "is reachable again"}${way}`, fields);
   options.onChange();
   scheduleCheck(parts, state);
 }

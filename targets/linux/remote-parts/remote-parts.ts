@@ -22,6 +22,7 @@ import { findCollisions } from "./remote-collisions.js";
 import type { ListedResource } from "./remote-listing.js";
 import { createRemotePart, type PartPhase, type RemotePart } from "./remote-part.js";
 import { createRemoteStandIns, REMOTE_RESOURCE_MODEL, type RemoteStandIns } from "./remote-stand-ins.js";
+import type { CloudDialer } from "./webrtc-session.js";
 
 /** The API of a remote's own status in GetMachineStatus, as Viam names a remote. */
 export const REMOTE_STATUS_API = "rdk:remote:";
@@ -35,6 +36,8 @@ export interface RemotePartsOptions {
   readonly random?: () => number;
   /** How long signing in or one listing may take; remote-part.ts's default when absent. */
   readonly callTimeoutMs?: number;
+  /** The dialer over WebRTC through svc-cloud while this machine follows svc-cloud: a remote the direct way cannot reach is dialled with it. */
+  readonly throughCloud?: () => CloudDialer | undefined;
 }
 
 export interface RemoteParts {
@@ -126,8 +129,8 @@ function follow(options: RemotePartsOptions, state: PartsState, remotes: readonl
   }
   const ordered = new Map<string, RemotePart>();
   for (const config of remotes) {
-    const { clock, logger, random, callTimeoutMs } = options;
-    const part = state.parts.get(config.name) ?? createRemotePart({ config, clock, logger, random, callTimeoutMs, onChange: refresh });
+    const { clock, logger, random, callTimeoutMs, throughCloud } = options;
+    const part = state.parts.get(config.name) ?? createRemotePart({ config, clock, logger, random, callTimeoutMs, throughCloud, onChange: refresh });
     ordered.set(config.name, part);
   }
   state.parts = ordered;

@@ -1,10 +1,12 @@
 // The HTTP/2 connection svc-server holds to one remote part, plaintext (h2c) or TLS as its URL
 // says, for the calls it makes itself: signing in, listing, and calls passed through as bytes.
-// It is dialled when a call needs it and again once it is gone, and says when a connection it
-// held goes away (a remote killed, a network lost) so the part can say so at once rather than at
-// its next check. Certificates are checked against the system's authorities (and
-// NODE_EXTRA_CA_CERTS), never waived.
+// It is dialled when the part connects or a call needs it, and again once it is gone, and says
+// when a connection it held goes away (a remote killed, a network lost) so the part can say so at
+// once rather than at its next check. Certificates are checked against the system's authorities
+// (and NODE_EXTRA_CA_CERTS), never waived.
+import { ConnectError } from "@connectrpc/connect";
 import http2 from "node:http2";
+import { Code, errorMessage } from "../../../core/index.js";
 import { rawUnary, type RawUnaryCall } from "../remote/index.js";
 
 export interface RemoteSessionOptions {
@@ -17,6 +19,8 @@ export interface RemoteSessionOptions {
 }
 
 export interface RemoteSession {
+  /** Resolves once connected (at once when it is); rejects with why not: UNAVAILABLE, or `signal`'s reason. */
+  connect(signal?: AbortSignal): Promise<void>;
   /** One unary call as bytes on the connection, dialling it first when there is none. */
   call(call: RawUnaryCall): Promise<Uint8Array>;
   /** What broke the last connection (or the dial), in words; undefined while it holds. */
@@ -30,6 +34,8 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
   let current: http2.ClientHttp2Session | undefined;
   let closed = false;
   let lastFailure: string | undefined;
+  /** The error that broke the last dial, for its errno. */
+  let lastError: Error | undefined;
 
   function dial(): http2.ClientHttp2Session {
     if (closed) throw new Error("the connection has been closed");
@@ -40,11 +46,15 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
     session.once("connect", () => {
       connected = true;
       lastFailure = undefined;
+      lastError = undefined;
     });
     // What broke the connection; 'close' follows, and says it.
     session.on("error", (error: Error) => {
       failure ??= describe(error);
-      if (current === session || !connected) lastFailure = failure;
+      if (current === session || !connected) {
+        lastFailure = failure;
+        lastError = error;
+      }
     });
     session.once("goaway", () => forget(session));
     session.once("close", () => {
@@ -58,7 +68,34 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
     if (current === session) current = undefined;
   }
 
+  function connect(signal?: AbortSignal): Promise<void> {
+    let session: http2.ClientHttp2Session;
+    try {
+      session = dial();
+    } catch (thrown) {
+      return Promise.reject(new ConnectError(`${options.peer} could not be reached: ${errorMessage(thrown)}`, Code.Unavailable));
+    }
+    if (!session.connecting) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const settle = (error?: ConnectError) => {
+        session.off("connect", onConnect);
+        session.off("close", onClose);
+        signal?.removeEventListener("abort", onAbort);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onConnect = () => settle();
+      const onClose = () => settle(new ConnectError(lastFailure ?? "the connection closed", Code.Unavailable, undefined, undefined, lastError));
+      const onAbort = () => settle(ConnectError.from(signal!.reason, Code.Canceled));
+      session.once("connect", onConnect);
+      session.once("close", onClose);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
   return {
+    connect,
     call: (call) => rawUnary(dial, call, options.peer),
     failure: () => lastFailure,
     reset() {
@@ -72,6 +109,17 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
       current = undefined;
     },
   };
+}
+
+// The failures of a dial that never reached the other end: it may yet be reached another way.
+const unreached = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"]);
+
+/** Whether `connect` failed before reaching the remote at all: refused, no such host, unreachable, or not in time (DEADLINE_EXCEEDED). */
+export function couldNotConnect(thrown: unknown): boolean {
+  const error = ConnectError.from(thrown);
+  if (error.code === Code.DeadlineExceeded) return true;
+  const errno = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  return error.code === Code.Unavailable && errno !== undefined && unreached.has(errno);
 }
 
 /** A connection error in words: "connection refused (ECONNREFUSED)". */

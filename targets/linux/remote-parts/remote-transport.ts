@@ -1,10 +1,12 @@
 // The connect transport the typed stand-ins of a remote's resources call through (a sensor's
 // GetReadings when a local resource reads its remote dependency): gRPC over HTTP/2 to the remote,
-// every request naming its resource as the remote knows it, with the part's credentials, signing
-// in again once when the remote refuses the token. One per remote part, closed with it.
+// or, while the part is connected over WebRTC, unary calls as bytes on that connection; every
+// request naming its resource as the remote knows it, with the part's credentials, signing in
+// again once when the remote refuses the token. One per remote part, closed with it.
 import { ConnectError, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Code } from "../../../core/index.js";
+import { createRawCallTransport, type RawUnaryCall } from "../remote/index.js";
 import type { RemoteCredentials } from "./remote-credentials.js";
 
 export interface RemoteTransportOptions {
@@ -13,6 +15,8 @@ export interface RemoteTransportOptions {
   readonly credentials: RemoteCredentials;
   /** The name the remote knows a resource by, for the name it has here (`pi:left` -> `left`). */
   readonly remoteNameOf: (name: string) => string | undefined;
+  /** The part's WebRTC connection: whether it is the way in use, and its calls. */
+  readonly webRtc?: { active(): boolean; call(call: RawUnaryCall): Promise<Uint8Array> };
 }
 
 export interface RemoteTransport extends Transport {
@@ -47,11 +51,14 @@ export function createRemoteTransport(options: RemoteTransportOptions): RemoteTr
     }
   };
   const grpc = createGrpcTransport({ baseUrl: options.url, sessionManager: sessions, interceptors: [asTheRemoteNamesIt] });
+  const { webRtc } = options;
+  const overWebRtc = webRtc && createRawCallTransport((call) => webRtc.call(call), { interceptors: [asTheRemoteNamesIt] });
+  const way = () => (overWebRtc && webRtc.active() ? overWebRtc : grpc);
   let closed = false;
   const refuse = () => Promise.reject(new ConnectError("the connection to the remote has been closed", Code.Unavailable));
   return {
-    unary: (...args) => (closed ? refuse() : grpc.unary(...args)),
-    stream: (...args) => (closed ? refuse() : grpc.stream(...args)),
+    unary: (...args) => (closed ? refuse() : way().unary(...args)),
+    stream: (...args) => (closed ? refuse() : way().stream(...args)),
     close() {
       closed = true;
       sessions.abort(new ConnectError("the connection to the remote has been closed", Code.Canceled));

@@ -88,7 +88,8 @@ function readAnswer(stream: http2.ClientHttp2Stream, cancel: RawUnaryCall["cance
   });
 }
 
-function watchCancel(cancel: RawUnaryCall["cancel"], onAbort: (reason: unknown) => void): () => void {
+/** Calls `onAbort` once when `cancel` aborts (at once when it has); returns what stops watching. */
+export function watchCancel(cancel: RawUnaryCall["cancel"], onAbort: (reason: unknown) => void): () => void {
   if (cancel === undefined) return noStop;
   if (!("addEventListener" in cancel)) return cancel.whenAborted(onAbort);
   if (cancel.aborted) {
@@ -103,19 +104,20 @@ function watchCancel(cancel: RawUnaryCall["cancel"], onAbort: (reason: unknown) 
 const noStop = () => {};
 
 // An HTTP status without a gRPC one, read as gRPC clients read it (gRPC's http-grpc-status-mapping).
-function httpStatusCode(status: number): Code {
+export function httpStatusCode(status: number): Code {
   const mapped: Record<number, Code> = { 400: Code.Internal, 401: Code.Unauthenticated, 403: Code.PermissionDenied, 404: Code.Unimplemented };
   if (mapped[status] !== undefined) return mapped[status];
   return status === 429 || status === 502 || status === 503 || status === 504 ? Code.Unavailable : Code.Unknown;
 }
 
 // A status outside gRPC's codes is UNKNOWN, as gRPC clients read it.
-function statusCode(text: string): Code {
+export function statusCode(text: string): Code {
   const code = Number(text);
   return Number.isInteger(code) && code >= 1 && code <= 16 ? (code as Code) : Code.Unknown;
 }
 
-function decodeMessage(text: string): string {
+/** A grpc-message as sent (percent-encoded), in words; as it came when it does not decode. */
+export function decodeMessage(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

@@ -15,7 +15,7 @@ import {
   type MachineConfig,
 } from "../../../core/index.js";
 import { createModuleManager, type ModuleManagerOptions } from "../modules/index.js";
-import { createRemoteParts, followConfigRemotes, type RemoteParts } from "../remote-parts/index.js";
+import { createRemoteParts, followConfigRemotes, type CloudDialer, type RemoteParts } from "../remote-parts/index.js";
 import { registerLinuxModels } from "./linux-models.js";
 
 export interface LinuxMachineOptions {
@@ -28,6 +28,8 @@ export interface LinuxMachineOptions {
   buildTimeoutMs?: number;
   /** Runs the configuration's modules; without it, module entries are not started. */
   modules?: Omit<ModuleManagerOptions, "registry" | "logEngine" | "settle">;
+  /** Dials remotes over WebRTC through svc-cloud while the machine follows svc-cloud. */
+  remotesThroughCloud?: () => CloudDialer | undefined;
 }
 
 /** The machine and its remote parts. */
@@ -51,12 +53,13 @@ export function createLinuxMachine(options: LinuxMachineOptions): LinuxMachine {
     buildTimeoutMs: options.buildTimeoutMs,
     modules: modules && ((settle) => createModuleManager({ ...modules, registry, logEngine, settle })),
   });
-  return withRemotes(machine, options.clock, logEngine);
+  return withRemotes(machine, options);
 }
 
 /** The machine with its remotes: they follow its configuration in force, and are let go once its resources are closed. */
-function withRemotes(machine: Machine, clock: Clock, logEngine: LogEngine): LinuxMachine {
-  const remotes = createRemoteParts({ engine: machine.engine, registry: machine.registry, clock, logger: logEngine.logger("svc.remotes") });
+function withRemotes(machine: Machine, options: LinuxMachineOptions): LinuxMachine {
+  const { clock, logEngine, remotesThroughCloud: throughCloud } = options;
+  const remotes = createRemoteParts({ engine: machine.engine, registry: machine.registry, clock, logger: logEngine.logger("svc.remotes"), throughCloud });
   machine.onConfig(followConfigRemotes(remotes));
   return {
     ...machine,

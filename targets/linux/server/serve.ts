@@ -101,6 +101,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     revealSecrets: options.revealSecrets,
     screen: options.untrustedEnv ? screenUntrusted : undefined,
     modules: moduleOptions(sockets, options.initial.file),
+    // A remote the direct way cannot reach is dialled through svc-cloud, once the machine follows it.
+    remotesThroughCloud: () => cloudSide?.dialer,
   });
   const processes = runProcesses(machine, { logEngine, clock, baseDir: configDir(options.initial.file), recordGroup: sockets.recordGroup });
   const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;

@@ -1,9 +1,9 @@
 // Everything a cloud-managed svc-server does with svc-cloud, started once the API port is open:
 // the configuration followed (cloud-config-source.ts), the part's certificate kept fresh for the
 // port's TLS (part-certificate.ts), the log queue uploaded, restart requests honoured, WebRTC offers
-// relayed by svc-cloud answered (cloud-answering.ts), and who the
-// part is for GetCloudMetadata and the port's names. Closed before the machine, so nothing is
-// asked of the cloud while resources close.
+// relayed by svc-cloud answered (cloud-answering.ts), other parts dialled over WebRTC through it
+// for the remotes the direct way cannot reach, and who the part is for GetCloudMetadata and the
+// port's names. Closed before the machine, so nothing is asked of the cloud while resources close.
 import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
 import type { LogUploader, OfflineLogQueue } from "../../logging/index.js";
 import { createCloudConnection, uploadToPartLogs } from "../../cloud-link/index.js";
@@ -15,7 +15,8 @@ import type { CertificateCache, PartCertificate } from "./certificate-cache.js";
 import { followPartCertificate } from "./part-certificate.js";
 import { followRestartRequests } from "./restart-requests.js";
 import { answerThroughCloud } from "./cloud-answering.js";
-import type { WebRtcAnswerer } from "../webrtc/index.js";
+import { cloudDialer, type WebRtcAnswerer } from "../webrtc/index.js";
+import type { CloudDialer } from "../../remote-parts/index.js";
 
 export interface CloudSideOptions {
   credentials: CloudCredentials;
@@ -43,6 +44,8 @@ export interface CloudSide {
   names(): string[];
   /** svc-cloud asked for a restart that waits for the machine to allow it. */
   restartRequested(): boolean;
+  /** Dials another part over WebRTC, signaling through svc-cloud with this part's key. */
+  readonly dialer: CloudDialer;
   /** Fetches the configuration now. */
   refresh(): Promise<void>;
   /** Stops following the cloud; what is still queued is sent after the next start. */
@@ -100,6 +103,7 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
     },
     names,
     restartRequested: restarts.pending,
+    dialer: cloudDialer(connection.signaling, clock),
     refresh: source.refresh,
     async close() {
       restarts.close();

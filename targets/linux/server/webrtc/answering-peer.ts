@@ -3,19 +3,9 @@
 // Viam clients negotiate in advance ("data", id 0, for calls; "negotiation", id 1, for
 // renegotiation, which a data-only server does not need and leaves unread).
 import type { DataChannel, PeerConnection } from "node-datachannel";
+import { followPeerEvents, type DataChannelLibrary, type IceCandidateText, type SessionDescription } from "./peer-events.js";
 
-/** libdatachannel's binding, loaded when the first offer comes (webrtc-library.ts). */
-export type DataChannelLibrary = typeof import("node-datachannel");
-
-export interface SessionDescription {
-  readonly type: string;
-  readonly sdp: string;
-}
-
-export interface IceCandidateText {
-  readonly candidate: string;
-  readonly sdpMid: string;
-}
+export type { DataChannelLibrary, IceCandidateText, SessionDescription } from "./peer-events.js";
 
 export interface AnsweringPeerOptions {
   readonly offer: SessionDescription;
@@ -72,16 +62,7 @@ export function createAnsweringPeer(library: DataChannelLibrary, options: Answer
     }
   };
 
-  const answer = new Promise<SessionDescription>((resolve) => {
-    pc.onLocalDescription((sdp, type) => resolve({ type, sdp }));
-  });
-  pc.onLocalCandidate((candidate, mid) => options.onCandidate({ candidate: candidate.replace(/^a=/, ""), sdpMid: mid }));
-  pc.onGatheringStateChange((state) => {
-    if (state === "complete") options.onGatheringDone();
-  });
-  pc.onStateChange((state) => {
-    if (state === "failed" || state === "closed") close(`connection ${state}`);
-  });
+  const answer = followPeerEvents(pc, options, close);
   pc.setRemoteDescription(offerWithoutCandidates(options.offer.sdp), options.offer.type as "offer");
   // After the offer: made before it, they would make libdatachannel offer a session of its own.
   data = pc.createDataChannel("data", { negotiated: true, id: 0 });
