@@ -3,8 +3,8 @@
 // svc-server.mjs), the main one joining the other as a remote, and GetReadings on the remote's
 // fake sensor, by its name on each side, under the same load in interleaved rounds
 // (side-by-side.ts). Through the main part the call passes as bytes (the main part's auth,
-// session and operation around it) on one HTTP/2 connection to the remote; its calls/s against
-// the direct ones is the figure. BENCH_CALLS (8,000 calls each) changes the work; the whole takes
+// session and operation around it), as gRPC-web on kept-alive HTTP/1.1 connections to the
+// remote (passed-calls.ts); its calls/s against the direct ones is the figure. BENCH_CALLS (8,000 calls each) changes the work; the whole takes
 // about twenty seconds.
 import { create, toBinary } from "@bufbuild/protobuf";
 import { existsSync } from "node:fs";

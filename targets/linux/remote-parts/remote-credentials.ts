@@ -26,8 +26,8 @@ export interface RemoteCredentials {
   headers(): Readonly<Record<string, string>> | undefined;
   /** Signs in (again); rejects with the remote's refusal. */
   signIn(): Promise<void>;
-  /** Makes `call` with the headers, signing in first when needed and again once when the token is refused. */
-  withToken(call: RawUnaryCall): Promise<Uint8Array>;
+  /** Makes `call` with the headers (with `send`, or the one given at first), signing in first when needed and again once when the token is refused. */
+  withToken(call: RawUnaryCall, send?: (call: RawUnaryCall) => Promise<Uint8Array>): Promise<Uint8Array>;
   /** Forgets the token: the next call signs in again. */
   forget(): void;
 }
@@ -54,14 +54,14 @@ export function createRemoteCredentials(options: RemoteCredentialsOptions): Remo
 
   const withHeaders = (call: RawUnaryCall): RawUnaryCall => (headers ? { ...call, headers: { ...call.headers, ...headers } } : call);
 
-  async function signedIn(call: RawUnaryCall): Promise<Uint8Array> {
+  async function signedIn(call: RawUnaryCall, by: typeof send): Promise<Uint8Array> {
     if (headers === undefined) await signIn();
     try {
-      return await send(withHeaders(call));
+      return await by(withHeaders(call));
     } catch (thrown) {
       if (!(thrown instanceof ConnectError) || thrown.code !== Code.Unauthenticated) throw thrown;
       await signIn();
-      return send(withHeaders(call));
+      return by(withHeaders(call));
     }
   }
 
@@ -69,7 +69,7 @@ export function createRemoteCredentials(options: RemoteCredentialsOptions): Remo
     headers: () => headers,
     signIn,
     // Every call of a remote passes here: one without credentials goes straight through.
-    withToken: (call) => (request === undefined ? send(call) : signedIn(call)),
+    withToken: (call, by = send) => (request === undefined ? by(call) : signedIn(call, by)),
     forget() {
       headers = undefined;
     },

@@ -123,7 +123,7 @@ export function createRemotePart(options: RemotePartOptions): RemotePart {
     transport,
     rawUnary(call: RawUnaryCall) {
       if (state.phase !== "connected") return Promise.reject(unavailable(label, state));
-      return credentials.withToken(call);
+      return credentials.withToken(call, session.pass);
     },
     close() {
       if (state.phase === "closed") return;

@@ -81,6 +81,7 @@ export function createRemoteRoute(options: RemoteRouteOptions): RemoteRoute {
   return {
     connect,
     call: (call) => current().call(call),
+    pass: (call) => current().pass(call),
     webRtc: (call) => webRtc.call(call),
     way: () => way,
     failure: () => failure ?? current().failure(),

@@ -1,5 +1,6 @@
 // The HTTP/2 connection svc-server holds to one remote part, plaintext (h2c) or TLS as its URL
-// says, for the calls it makes itself: signing in, listing, and calls passed through as bytes.
+// says, for the calls it makes itself: signing in and listing; calls passed through as bytes go
+// the cheapest way the remote takes (passed-calls.ts).
 // It is dialled when the part connects or a call needs it, and again once it is gone, and says
 // when a connection it held goes away (a remote killed, a network lost) so the part can say so at
 // once rather than at its next check. Certificates are checked against the system's authorities
@@ -7,7 +8,8 @@
 import { ConnectError } from "@connectrpc/connect";
 import http2 from "node:http2";
 import { Code, errorMessage } from "../../../core/index.js";
-import { rawUnary, type RawUnaryCall } from "../remote/index.js";
+import { describeConnectionError, rawUnary, type RawUnaryCall } from "../remote/index.js";
+import { createPassedCalls } from "./passed-calls.js";
 
 export interface RemoteSessionOptions {
   /** "http://host:port" or "https://host:port". */
@@ -23,6 +25,8 @@ export interface RemoteSession {
   connect(signal?: AbortSignal): Promise<void>;
   /** One unary call as bytes on the connection, dialling it first when there is none. */
   call(call: RawUnaryCall): Promise<Uint8Array>;
+  /** A call passed through for a caller of this machine: the same, the cheapest way the remote takes. */
+  pass(call: RawUnaryCall): Promise<Uint8Array>;
   /** What broke the last connection (or the dial), in words; undefined while it holds. */
   failure(): string | undefined;
   /** Drops the connection; the next call dials again. */
@@ -50,7 +54,7 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
     });
     // What broke the connection; 'close' follows, and says it.
     session.on("error", (error: Error) => {
-      failure ??= describe(error);
+      failure ??= describeConnectionError(error);
       if (current === session || !connected) {
         lastFailure = failure;
         lastError = error;
@@ -94,19 +98,24 @@ export function createRemoteSession(options: RemoteSessionOptions): RemoteSessio
     });
   }
 
+  const call = (made: RawUnaryCall) => rawUnary(dial, made, options.peer);
+  const passed = createPassedCalls({ url: options.url, peer: options.peer, overHttp2: call });
   return {
     connect,
-    call: (call) => rawUnary(dial, call, options.peer),
+    call,
+    pass: passed.pass,
     failure: () => lastFailure,
     reset() {
       const session = current;
       current = undefined;
       session?.destroy();
+      passed.reset();
     },
     close() {
       closed = true;
       current?.destroy();
       current = undefined;
+      passed.reset();
     },
   };
 }
@@ -120,20 +129,4 @@ export function couldNotConnect(thrown: unknown): boolean {
   if (error.code === Code.DeadlineExceeded) return true;
   const errno = (error.cause as NodeJS.ErrnoException | undefined)?.code;
   return error.code === Code.Unavailable && errno !== undefined && unreached.has(errno);
-}
-
-/** A connection error in words: "connection refused (ECONNREFUSED)". */
-export function describe(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const words: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ECONNRESET: "connection reset",
-    EHOSTUNREACH: "host unreachable",
-    ENETUNREACH: "network unreachable",
-    ENOTFOUND: "no such host",
-    EAI_AGAIN: "the host name could not be resolved now",
-    ETIMEDOUT: "connection timed out",
-  };
-  if (code !== undefined && words[code] !== undefined) return `${words[code]} (${code})`;
-  return error.message;
 }

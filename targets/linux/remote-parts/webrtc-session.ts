@@ -76,6 +76,11 @@ export function createWebRtcSession(options: WebRtcSessionOptions): RemoteSessio
     }
   }
 
+  function call(made: RawUnaryCall): Promise<Uint8Array> {
+    if (link === undefined) return Promise.reject(new ConnectError(`${peer} is not connected over WebRTC`, Code.Unavailable));
+    return link.call(made);
+  }
+
   function reset(): void {
     dialing?.abort();
     const held = link;
@@ -91,10 +96,8 @@ export function createWebRtcSession(options: WebRtcSessionOptions): RemoteSessio
       if (dialer === undefined) throw new ConnectError("this machine does not follow svc-cloud", Code.Unavailable);
       await dial(dialer, signal);
     },
-    call(call) {
-      if (link === undefined) return Promise.reject(new ConnectError(`${peer} is not connected over WebRTC`, Code.Unavailable));
-      return link.call(call);
-    },
+    call,
+    pass: call,
     failure: () => lastFailure,
     reset,
     close() {
