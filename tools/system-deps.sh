@@ -16,18 +16,24 @@
 # gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu and libgpiod-dev:arm64 (`npm run package` builds
 # the arm64 artifacts' native addons with them; the :arm64 package comes through Debian's
 # multiarch, which is enabled first); qemu-user-static and libstdc++6:arm64 (the arm64 artifact
-# runs under qemu-aarch64-static with the arm64 Node.js, which links libstdc++).
+# runs under qemu-aarch64-static with the arm64 Node.js, which links libstdc++); postgresql-15
+# (svc-cloud's store suite and its processes run on a real PostgreSQL 15, each test file's own
+# cluster made by initdb in a temporary folder, and svc-cloud's backup and restore run its pg_dump
+# and pg_restore).
 #
 # NetworkManager is installed masked: the tests start their own daemons on private buses, and the
-# host's networking must never be taken over by a package the tests needed.
+# host's networking must never be taken over by a package the tests needed. PostgreSQL likewise:
+# its units are masked and Debian's postgresql-common is told, before the package arrives, not to
+# create its "main" cluster, so installing it neither makes nor starts a database on the host.
 set -u
 
 RUNTIME="libgpiod-dev"
 TEST="systemd openssl socat qemu-system-x86 linux-image-amd64 busybox-static network-manager dbus
   iproute2 dnsmasq-base chromium bind9-dnsutils unattended-upgrades curl gcc-aarch64-linux-gnu
-  g++-aarch64-linux-gnu libgpiod-dev:arm64 qemu-user-static libstdc++6:arm64"
+  g++-aarch64-linux-gnu libgpiod-dev:arm64 qemu-user-static libstdc++6:arm64 postgresql-15"
 # Units of the test packages that must never run on the host.
 MASKED_UNITS="NetworkManager.service NetworkManager-wait-online.service NetworkManager-dispatcher.service"
+POSTGRES_UNITS="postgresql.service postgresql@.service"
 
 case "${1:-}" in
   runtime) PACKAGES="$RUNTIME" ;;
@@ -49,12 +55,28 @@ fi
 
 # Masking a unit is a link to /dev/null in /etc/systemd/system; it holds whether or not systemd
 # runs, and it is done before the package arrives so its scripts cannot start it.
+mask() {
+  mkdir -p /etc/systemd/system
+  for unit in "$@"; do
+    [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
+  done
+}
 case " $missing " in
-  *" network-manager "*)
-    mkdir -p /etc/systemd/system
-    for unit in $MASKED_UNITS; do
-      [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
-    done
+  *" network-manager "*) mask $MASKED_UNITS ;;
+esac
+
+# postgresql-common reads create_main_cluster from createcluster.conf when postgresql-15 is
+# configured; the setting is there first (a conffile dpkg then keeps: --force-confold below).
+case " $missing " in
+  *" postgresql-15 "*)
+    mask $POSTGRES_UNITS
+    conf=/etc/postgresql-common/createcluster.conf
+    mkdir -p /etc/postgresql-common
+    if grep -q '^[[:space:]]*create_main_cluster' "$conf" 2>/dev/null; then
+      sed -i 's/^[[:space:]]*create_main_cluster.*/create_main_cluster = false/' "$conf"
+    else
+      echo "create_main_cluster = false" >> "$conf"
+    fi
     ;;
 esac
 
@@ -68,7 +90,7 @@ esac
 
 echo "svc: installing system packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-if ! { apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null; }; then
+if ! { apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold $missing >/dev/null; }; then
   echo "svc: apt-get could not install:$missing" >&2
   exit 1
 fi

@@ -12,6 +12,7 @@ import { restoreCommand } from "./commands/restore.js";
 import { DEFAULT_DATA_DIR, DEFAULT_LISTEN, isLoopback, parseCommandLine, parseListen, usage, CommandLineError, type CommandLine } from "./options.js";
 import { parseIceServer, type IceServer } from "./fleet/ice-servers.js";
 import { startCloudServer } from "./start-cloud-server.js";
+import { checkDatabaseUrl, withoutPassword } from "./storage/database-url.js";
 import { openStore } from "./storage/open-store.js";
 import { readSetting } from "./storage/settings.js";
 import { systemClock } from "./system-clock.js";
@@ -29,9 +30,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const dataDir = resolve(String(line.flags.data ?? DEFAULT_DATA_DIR));
   try {
-    if (line.command === "serve") return await serve(line, dataDir);
-    if (line.command === "backup" || line.command === "restore") return await backupOrRestore(line, dataDir);
-    const store = await openStore(dataDir);
+    const database = line.flags.database === undefined ? undefined : checkDatabaseUrl(String(line.flags.database));
+    if (line.command === "serve") return await serve(line, dataDir, database);
+    if (line.command === "backup" || line.command === "restore") return await backupOrRestore(line, dataDir, database);
+    const store = await openStore(dataDir, database);
     try {
       const now = systemClock.now();
       if (line.command === "init") {
@@ -61,18 +63,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function backupOrRestore(line: CommandLine, dataDir: string): Promise<number> {
+async function backupOrRestore(line: CommandLine, dataDir: string, database: string | undefined): Promise<number> {
   if (line.positionals.length > 1) throw new CommandLineError(`${line.command} takes one FILE (got ${line.positionals.length})`);
   const file = line.positionals[0];
+  const where = database === undefined ? dataDir : withoutPassword(database);
   if (line.command === "restore") {
-    const { restored, kept } = await restoreCommand(dataDir, file, systemClock.now());
-    log(`svc-cloud: restored ${restored} into ${dataDir}${kept === undefined ? "" : `; the store it replaced is kept as ${kept}`}`);
+    const { restored, kept } = await restoreCommand(dataDir, file, systemClock.now(), database);
+    log(`svc-cloud: restored ${restored} into ${where}${kept === undefined ? "" : `; the store it replaced is kept as ${kept}`}`);
     return 0;
   }
-  const store = await openStore(dataDir);
+  const store = await openStore(dataDir, database);
   try {
     const { file: written, bytes } = await backupCommand(store, file);
-    log(`svc-cloud: backed up ${dataDir} to ${written} (${bytes} bytes)`);
+    log(`svc-cloud: backed up ${where} to ${written} (${bytes} bytes)`);
     return 0;
   } finally {
     await store.close();
@@ -89,7 +92,7 @@ function iceServersOf(values: readonly string[] | undefined): IceServer[] {
   }
 }
 
-async function serve(line: CommandLine, dataDir: string): Promise<number> {
+async function serve(line: CommandLine, dataDir: string, database: string | undefined): Promise<number> {
   const { host, port } = parseListen(String(line.flags.listen ?? DEFAULT_LISTEN));
   const certFile = line.flags["tls-cert"] as string | undefined;
   const keyFile = line.flags["tls-key"] as string | undefined;
@@ -101,7 +104,8 @@ async function serve(line: CommandLine, dataDir: string): Promise<number> {
   const publicUrl = line.flags["public-url"] as string | undefined;
   if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(publicUrl)) throw new CommandLineError(`--public-url ${publicUrl}: expected http(s)://HOST[:PORT]`);
   const iceServers = iceServersOf(line.flags["ice-server"] as string[] | undefined);
-  const server = await startCloudServer({ dataDir, host, port, publicUrl: publicUrl?.replace(/\/$/, ""), tls, clock: systemClock, log, iceServers });
+  const server = await startCloudServer({ dataDir, database, host, port, publicUrl: publicUrl?.replace(/\/$/, ""), tls, clock: systemClock, log, iceServers });
+  if (database !== undefined) log(`svc-cloud: the store is the PostgreSQL database ${withoutPassword(database)}`);
   log(`svc-cloud: serving ${dataDir} on ${tls === undefined ? "http" : "https"}://${host}:${server.port} (public address ${server.context.publicUrl})`);
   await new Promise<void>((done) => {
     process.once("SIGINT", done);

@@ -6,18 +6,23 @@ export const DEFAULT_LISTEN = "localhost:8090";
 export const DEFAULT_DATA_DIR = ".svc-cloud";
 
 export const usage = `usage:
-  svc-cloud [serve] [--data DIR] [--listen HOST:PORT] [--public-url URL]
+  svc-cloud [serve] [--data DIR] [--database URL] [--listen HOST:PORT] [--public-url URL]
                     [--tls-cert FILE --tls-key FILE] [--insecure]
                     [--ice-server URL]...
-  svc-cloud init [--data DIR] [--email E --password P]
-  svc-cloud machine create --name NAME [--location ID] [--data DIR]
-  svc-cloud release add DIR [--channel stable|dev] [--data DIR]
-  svc-cloud backup FILE [--data DIR]
-  svc-cloud restore FILE [--data DIR]`;
+  svc-cloud init [--data DIR] [--database URL] [--email E --password P]
+  svc-cloud machine create --name NAME [--location ID] [--data DIR] [--database URL]
+  svc-cloud release add DIR [--channel stable|dev] [--data DIR] [--database URL]
+  svc-cloud backup FILE [--data DIR] [--database URL]
+  svc-cloud restore FILE [--data DIR] [--database URL]
+--database postgres://USER@HOST:PORT/DATABASE keeps the state in PostgreSQL instead of the data
+folder's SQLite file (the password from PGPASSWORD or ~/.pgpass rather than the URL).`;
+
+/** Where the state is: every command takes both. */
+const store = { data: { type: "string" }, database: { type: "string" } } as const;
 
 const flagSets = {
   serve: {
-    data: { type: "string" },
+    ...store,
     listen: { type: "string" },
     "public-url": { type: "string" },
     "tls-cert": { type: "string" },
@@ -25,11 +30,11 @@ const flagSets = {
     insecure: { type: "boolean" },
     "ice-server": { type: "string", multiple: true },
   },
-  init: { data: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
-  "machine create": { data: { type: "string" }, name: { type: "string" }, location: { type: "string" } },
-  "release add": { data: { type: "string" }, channel: { type: "string" } },
-  backup: { data: { type: "string" } },
-  restore: { data: { type: "string" } },
+  init: { ...store, email: { type: "string" }, password: { type: "string" } },
+  "machine create": { ...store, name: { type: "string" }, location: { type: "string" } },
+  "release add": { ...store, channel: { type: "string" } },
+  backup: { ...store },
+  restore: { ...store },
 } as const;
 
 /** Commands that take one file or folder besides their flags. */

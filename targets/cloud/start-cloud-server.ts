@@ -18,6 +18,7 @@ import { createAddressLog } from "./server/address-log.js";
 import { openStore, type Store } from "./storage/open-store.js";
 import { sweepUnfinishedUploads } from "./storage/part-files.js";
 import { claimServeLock } from "./storage/serve-lock.js";
+import { claimDatabase } from "./storage/postgres-serve-lock.js";
 import { createAuthInterceptor, PUBLIC_METHOD_PATHS } from "./server/auth-interceptor.js";
 import { peerAddressKey } from "./server/caller.js";
 import type { CloudContext } from "./server/cloud-context.js";
@@ -32,6 +33,8 @@ import type { StreamTaker } from "../../node/rpc/streams-first.js";
 
 export interface CloudServerOptions {
   dataDir: string;
+  /** The PostgreSQL the state is in (`--database`); the data folder's SQLite file when absent. */
+  database?: string;
   host: string;
   port: number;
   /** The address machines and people use (`--public-url`); by default the listening address. */
@@ -61,11 +64,13 @@ export const TOKEN_LIFETIME_MS = 60 * 60_000;
 export const SIGNING_KEY_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 
 export async function startCloudServer(options: CloudServerOptions): Promise<CloudServer> {
-  const store = await openStore(options.dataDir);
+  const store = await openStore(options.dataDir, options.database);
   let listening: Listening | undefined;
   let releaseLock = () => {};
+  let releaseDatabase = async () => {};
   try {
     releaseLock = claimServeLock(options.dataDir);
+    if (options.database !== undefined) releaseDatabase = await claimDatabase(options.database, "serve");
     // The port is known once listening (a test asks for port 0); the handler follows at once.
     let handler: RequestHandler = (_req, res) => {
       res.statusCode = 503;
@@ -130,12 +135,14 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
         rotation();
         retention.stop();
         await closeAll(open, store);
+        await releaseDatabase();
         releaseLock();
       },
     };
   } catch (thrown) {
     await listening?.close();
     await store.close();
+    await releaseDatabase();
     releaseLock();
     throw thrown;
   }

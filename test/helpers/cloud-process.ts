@@ -1,6 +1,7 @@
 // Starts the real svc-cloud (dist/linux/svc-cloud.mjs) on a temporary data folder and a loopback
 // port, after `svc-cloud init`, and stops it by its PID. `createMachine` runs the real
-// `svc-cloud machine create` against the same folder while the service runs.
+// `svc-cloud machine create` against the same folder while the service runs. With `database`, every
+// command is given `--database URL` and the state is in that PostgreSQL.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,17 +40,21 @@ export interface CloudStartOptions {
   args?: string[];
   /** Serve this folder, already initialised (its `init` given here), and leave it when stopped. */
   reuse?: { dataDir: string; init: InitResult };
+  /** The PostgreSQL (`--database`) every command is given. */
+  database?: string;
 }
 
-export function runCloud(args: string[], dataDir: string): { status: number | null; stdout: string; stderr: string } {
-  const made = spawnSync(process.execPath, [cloudBin, ...args, "--data", dataDir], { encoding: "utf8", timeout: 60_000 });
+export function runCloud(args: string[], dataDir: string, database?: string): { status: number | null; stdout: string; stderr: string } {
+  const store = database === undefined ? [] : ["--database", database];
+  const made = spawnSync(process.execPath, [cloudBin, ...args, "--data", dataDir, ...store], { encoding: "utf8", timeout: 60_000 });
   return { status: made.status, stdout: made.stdout, stderr: made.stderr };
 }
 
 export async function startCloud(options: CloudStartOptions = {}): Promise<CloudProcess> {
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), "svc-cloud-"));
   const init = options.reuse?.init ?? initialise(dataDir, options);
-  const child = spawn(process.execPath, [cloudBin, "--data", dataDir, "--listen", "localhost:0", ...(options.args ?? [])], {
+  const store = options.database === undefined ? [] : ["--database", options.database];
+  const child = spawn(process.execPath, [cloudBin, "--data", dataDir, ...store, "--listen", "localhost:0", ...(options.args ?? [])], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: dataDir },
   });
@@ -80,9 +85,9 @@ export async function startCloud(options: CloudStartOptions = {}): Promise<Cloud
     init,
     child,
     stderr: () => err,
-    run: (args) => runCloud(args, dataDir),
+    run: (args) => runCloud(args, dataDir, options.database),
     createMachine(name, extra = []) {
-      const made = runCloud(["machine", "create", "--name", name, ...extra], dataDir);
+      const made = runCloud(["machine", "create", "--name", name, ...extra], dataDir, options.database);
       if (made.status !== 0) throw new Error(`svc-cloud machine create failed: ${made.stderr}`);
       return JSON.parse(made.stdout) as MachineCredentials;
     },
@@ -96,7 +101,7 @@ export async function startCloud(options: CloudStartOptions = {}): Promise<Cloud
 
 function initialise(dataDir: string, options: CloudStartOptions): InitResult {
   const owner = options.email === undefined ? [] : ["--email", options.email, "--password", options.password ?? "correct horse battery"];
-  const initRun = runCloud(["init", ...owner], dataDir);
+  const initRun = runCloud(["init", ...owner], dataDir, options.database);
   if (initRun.status !== 0) {
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`svc-cloud init failed: ${initRun.stderr}`);

@@ -16,6 +16,7 @@ import type { CloudContext } from "../server/cloud-context.js";
 import { appendRevisions } from "../storage/revisions.js";
 import { reportedVersionsOf } from "../storage/reported-versions.js";
 import type { Tables } from "../storage/tables.js";
+import { lockOrganization } from "../storage/write-locks.js";
 import { requireLocationRole } from "./app-access.js";
 import { checkOwnConfig } from "./app-config-check.js";
 
@@ -70,6 +71,7 @@ export function locationVersionsPart(cloud: CloudContext): Partial<ServiceImpl<t
       const specs: Partial<Record<VersionControlKey, string>> = { "svc-server": request.svcServer, agent: request.svcAgent };
       if (request.svcServer === undefined && request.svcAgent === undefined) throw new SvcError(Code.InvalidArgument, "svc_server, svc_agent: name at least one");
       const notices = await db.transaction().execute(async (tx) => {
+        await lockOrganization(tx, { locationId: location.id });
         const changed: { partId: string; config: Config }[] = [];
         for (const part of await partsOf(tx, location.id)) {
           const config = withVersionControl(part.config, specs);

@@ -1,5 +1,6 @@
-// `svc-cloud backup FILE`: a consistent copy of the whole store, made with SQLite's online backup,
-// so it runs while the service serves the same folder. An existing FILE is not overwritten: an
+// `svc-cloud backup FILE`: a consistent copy of the whole store, made with SQLite's online backup
+// (with --database, pg_dump's custom format: open-postgres-store.ts), so it runs while the service
+// serves the same store. An existing FILE is not overwritten: an
 // operator's earlier backup is never lost to a typo.
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";

@@ -8,6 +8,7 @@ import { createApiKey } from "../storage/api-keys.js";
 import { ensureCertificateAuthority } from "../fleet/certificate-authority.js";
 import { addMember, createLocation, createOrganization, createUser } from "../storage/fleet.js";
 import type { Store } from "../storage/open-store.js";
+import { lockNamed } from "../storage/write-locks.js";
 
 export interface InitOptions {
   email?: string;
@@ -29,6 +30,7 @@ export async function initialise(store: Store, options: InitOptions): Promise<In
   if (email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(email)) throw new SvcError(Code.InvalidArgument, `--email ${email}: not an email address`);
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) throw new SvcError(Code.InvalidArgument, `--password: at least ${MIN_PASSWORD_LENGTH} characters`);
   return store.db.transaction().execute(async (tx) => {
+    await lockNamed(tx, "accounts");
     const existing = await tx.selectFrom("organizations").select("id").executeTakeFirst();
     if (existing !== undefined) throw new SvcError(Code.AlreadyExists, `this data folder is already initialised (organisation ${existing.id})`);
     const organizationId = await createOrganization(tx, { name: "svc", now });

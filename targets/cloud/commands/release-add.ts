@@ -13,6 +13,7 @@ import { compareVersionTexts, parseReleaseIndex, RELEASE_PRODUCTS, type Channel 
 import type { Store } from "../storage/open-store.js";
 import { addRelease, isImported, setChannel } from "../storage/releases-store.js";
 import type { ReleasesTable } from "../storage/tables.js";
+import { lockNamed } from "../storage/write-locks.js";
 
 export interface ReleaseAddOptions {
   dir: string | undefined;
@@ -52,6 +53,7 @@ export async function releaseAdd(store: Store, options: ReleaseAddOptions): Prom
   for (const artifact of artifacts) copyInto(join(dir, artifact.file), target, artifact);
 
   return store.db.transaction().execute(async (tx) => {
+    await lockNamed(tx, "releases");
     const imported: ReleaseAddResult["imported"] = [];
     for (const a of artifacts) {
       const fresh = await addRelease(tx, { product: a.product, version: a.version, platform: a.platform, file: a.file, sha256: a.sha256, size: a.size, added_at: options.now });

@@ -9,6 +9,7 @@ import { provisioningKeysOf } from "../storage/api-keys.js";
 import { appendFragmentRevision, findFragment, insertFragment, removeFragment } from "../storage/fragments-store.js";
 import { appendRevisions } from "../storage/revisions.js";
 import type { FragmentsTable, Tables } from "../storage/tables.js";
+import { lockOrganization } from "../storage/write-locks.js";
 import { refuseConfigErrors } from "./config-errors.js";
 import { fragmentLookup } from "./fragment-lookup.js";
 import { fragmentsListing, partsUsing, usageOf, type FragmentUsage } from "./fragment-users.js";
@@ -37,6 +38,7 @@ const MAX_NAME = 100;
 export function createFragment(db: Kysely<Tables>, values: FragmentValues): Promise<FragmentsTable> {
   checkShape(values.name, values.config);
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { organizationId: values.organizationId });
     const source: FragmentSource = { id: values.id, name: values.name, config: values.config };
     await checkFragment(source, fragmentLookup(tx, values.organizationId, source));
     return insertFragment(tx, values);
@@ -47,6 +49,7 @@ export function createFragment(db: Kysely<Tables>, values: FragmentValues): Prom
 export function updateFragment(db: Kysely<Tables>, values: FragmentValues & { basedOn?: number }): Promise<SavedFragment> {
   checkShape(values.name, values.config);
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { organizationId: values.organizationId });
     await ownFragment(tx, values.organizationId, values.id);
     const source: FragmentSource = { id: values.id, name: values.name, config: values.config };
     const lookup = fragmentLookup(tx, values.organizationId, source);
@@ -75,6 +78,7 @@ export function updateFragment(db: Kysely<Tables>, values: FragmentValues & { ba
 /** Removes a fragment no part, no other fragment and no live provisioning key uses; one in use is refused, naming its users. */
 export function deleteFragment(db: Kysely<Tables>, organizationId: string, id: string): Promise<void> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { organizationId });
     const fragment = await ownFragment(tx, organizationId, id);
     const parts = await partsUsing(tx, organizationId, id, fragmentLookup(tx, organizationId));
     const fragments = await fragmentsListing(tx, organizationId, id);

@@ -7,6 +7,7 @@ import { Code, SvcError } from "../../../core/index.js";
 import { addMember, createLocation, createOrganization, createUser } from "./fleet.js";
 import { hashPassword } from "./secrets.js";
 import type { Tables } from "./tables.js";
+import { lockNamed } from "./write-locks.js";
 
 /** Whether svc-cloud has nobody yet. */
 export async function needsFirstOwner(db: Kysely<Tables>): Promise<boolean> {
@@ -16,6 +17,7 @@ export async function needsFirstOwner(db: Kysely<Tables>): Promise<boolean> {
 /** Makes the first owner; FailedPrecondition once anybody exists. Answers the new user's id. */
 export function makeFirstOwner(db: Kysely<Tables>, values: { email: string; password: string; now: number }): Promise<string> {
   return db.transaction().execute(async (tx) => {
+    await lockNamed(tx, "accounts");
     if (!(await needsFirstOwner(tx))) throw new SvcError(Code.FailedPrecondition, "svc-cloud is already set up: sign in, or ask an owner for an invitation");
     let organizationId = (await tx.selectFrom("organizations").select("id").orderBy("created_at").limit(1).executeTakeFirst())?.id;
     if (organizationId === undefined) {

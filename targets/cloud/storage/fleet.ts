@@ -6,6 +6,7 @@ import { newId } from "./secrets.js";
 import { createApiKey, type NewKey } from "./api-keys.js";
 import { checkMachineNameFree } from "./machines-store.js";
 import type { Role, Tables } from "./tables.js";
+import { lockOrganization } from "./write-locks.js";
 
 export async function createUser(db: Kysely<Tables>, values: { email: string; passwordHash: string; now: number }): Promise<string> {
   const id = newId();
@@ -58,6 +59,7 @@ export interface MachineValues {
  */
 export function createMachine(db: Kysely<Tables>, values: MachineValues): Promise<NewMachine> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { organizationId: values.organizationId });
     await values.check?.(tx);
     await checkMachineNameFree(tx, values.locationId, values.name);
     const machineId = newId();

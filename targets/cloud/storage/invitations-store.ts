@@ -7,6 +7,7 @@ import { roleAllows } from "./roles.js";
 import { addMember, createUser } from "./fleet.js";
 import { hashKey, newId, newKeySecret } from "./secrets.js";
 import type { InvitationsTable, Role, Tables } from "./tables.js";
+import { lockNamed, lockOrganization } from "./write-locks.js";
 
 /** How long an invitation can be accepted. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
@@ -28,6 +29,7 @@ export async function createInvitation(
     accepted_at: null,
   };
   await db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { organizationId: values.organizationId });
     await tx.deleteFrom("invitations").where("organization_id", "=", values.organizationId).where("email", "=", values.email).where("accepted_at", "is", null).execute();
     await tx.insertInto("invitations").values(invitation).execute();
   });
@@ -64,11 +66,13 @@ export function acceptInvitation(
   values: { token: string; password?: string; hashPassword: (password: string) => string; minPasswordLength: number; now: number },
 ): Promise<Accepted> {
   return db.transaction().execute(async (tx) => {
+    await lockNamed(tx, "accounts");
     const invitation = await tx.selectFrom("invitations").selectAll().where("token_hash", "=", hashKey(values.token)).executeTakeFirst();
     if (invitation === undefined || invitation.accepted_at !== null || Number(invitation.expires_at) <= values.now) {
       throw new SvcError(Code.Unauthenticated, "this invitation is not valid: it is wrong, expired or already used");
     }
     const { organization_id: organizationId, email } = invitation;
+    await lockOrganization(tx, { organizationId });
     const spent = await tx.updateTable("invitations").set({ accepted_at: values.now }).where("id", "=", invitation.id).where("accepted_at", "is", null).executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) throw new SvcError(Code.Unauthenticated, "this invitation is not valid: it is wrong, expired or already used");
     const user = await tx.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();

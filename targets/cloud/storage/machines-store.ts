@@ -6,6 +6,7 @@ import { Code, SvcError } from "../../../core/index.js";
 import { createApiKey, type NewKey } from "./api-keys.js";
 import { newId } from "./secrets.js";
 import type { MachinesTable, PartsTable, Tables } from "./tables.js";
+import { lockOrganization } from "./write-locks.js";
 
 export function findMachine(db: Kysely<Tables>, machineId: string): Promise<MachinesTable | undefined> {
   return db.selectFrom("machines").selectAll().where("id", "=", machineId).where("deleted_at", "is", null).executeTakeFirst();
@@ -42,6 +43,7 @@ export async function checkPartNameFree(db: Kysely<Tables>, machineId: string, n
 /** Renames or moves a machine; AlreadyExists when its new location has another of that name (checked in the same transaction). */
 export function updateMachine(db: Kysely<Tables>, machineId: string, values: { name: string; locationId: string }): Promise<void> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { machineId });
     await checkMachineNameFree(tx, values.locationId, values.name, machineId);
     await tx.updateTable("machines").set({ name: values.name, location_id: values.locationId }).where("id", "=", machineId).execute();
   });
@@ -53,6 +55,7 @@ export function updateMachine(db: Kysely<Tables>, machineId: string, values: { n
  */
 export function addPart(db: Kysely<Tables>, values: { machineId: string; organizationId: string; name: string; editedBy: string; now: number }): Promise<{ partId: string; partKey: NewKey }> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { machineId: values.machineId });
     await checkPartNameFree(tx, values.machineId, values.name);
     const partId = newId();
     const { now } = values;
@@ -69,6 +72,7 @@ export function addPart(db: Kysely<Tables>, values: { machineId: string; organiz
 /** Renames a part; AlreadyExists when its machine has another of that name (checked in the same transaction). */
 export function renamePart(db: Kysely<Tables>, partId: string, name: string): Promise<void> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { partId });
     const { machine_id } = await tx.selectFrom("parts").select("machine_id").where("id", "=", partId).executeTakeFirstOrThrow();
     await checkPartNameFree(tx, machine_id, name, partId);
     await tx.updateTable("parts").set({ name }).where("id", "=", partId).execute();
@@ -84,6 +88,7 @@ async function deleteParts(db: Kysely<Tables>, partIds: readonly string[], now: 
 
 export function deletePart(db: Kysely<Tables>, partId: string, now: number): Promise<void> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { partId });
     const part = await findPart(tx, partId);
     if (part === undefined) throw new SvcError(Code.NotFound, `part ${partId} not found`);
     if (part.main_part === 1) throw new SvcError(Code.FailedPrecondition, `part ${partId} is its machine's main part: delete the machine instead`);
@@ -93,6 +98,7 @@ export function deletePart(db: Kysely<Tables>, partId: string, now: number): Pro
 
 export function deleteMachine(db: Kysely<Tables>, machineId: string, now: number): Promise<void> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { machineId });
     const parts = await partsOf(tx, [machineId]);
     await deleteParts(tx, parts.map((p) => p.id), now);
     await tx.updateTable("machines").set({ deleted_at: now }).where("id", "=", machineId).execute();

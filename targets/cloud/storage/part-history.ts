@@ -10,13 +10,15 @@ import type { PartRevisionsTable, Tables } from "./tables.js";
 export async function recentRevisions(db: Kysely<Tables>, partId: string, limit: number, maxCharacters: number): Promise<PartRevisionsTable[]> {
   const rows: PartRevisionsTable[] = [];
   let characters = 0;
-  let before = Number.MAX_SAFE_INTEGER;
+  // None before the first page: a revision is an integer column, which no bound past it may stand
+  // for on PostgreSQL.
+  let before: number | undefined;
   while (rows.length < limit) {
     const page = await db
       .selectFrom("part_revisions")
       .selectAll()
       .where("part_id", "=", partId)
-      .where("revision", "<", before)
+      .$if(before !== undefined, (q) => q.where("revision", "<", before!))
       .orderBy("revision", "desc")
       .limit(Math.min(20, limit - rows.length))
       .execute();

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
 import { addMember, createUser } from "./fleet.js";
 import type { Role, Tables } from "./tables.js";
+import { lockNamed, lockOrganization } from "./write-locks.js";
 
 export interface Member {
   userId: string;
@@ -33,6 +34,7 @@ export async function findMember(db: Kysely<Tables>, organizationId: string, use
 /** A new person, member of the organisation with `role`; AlreadyExists when the email is taken. */
 export function addUser(db: Kysely<Tables>, values: { organizationId: string; email: string; passwordHash: string; role: Role; now: number }): Promise<Member> {
   return db.transaction().execute(async (tx) => {
+    await lockNamed(tx, "accounts");
     const taken = await tx.selectFrom("users").select("id").where("email", "=", values.email).executeTakeFirst();
     if (taken !== undefined) throw new SvcError(Code.AlreadyExists, `a user with the email ${values.email} already exists; invite them with CreateInvitation instead`);
     const userId = await createUser(tx, { email: values.email, passwordHash: values.passwordHash, now: values.now });
@@ -44,6 +46,7 @@ export function addUser(db: Kysely<Tables>, values: { organizationId: string; em
 /** Gives a member another role; the organisation's last owner keeps theirs. */
 export function setRole(db: Kysely<Tables>, values: { organizationId: string; userId: string; role: Role }): Promise<Member> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { organizationId: values.organizationId });
     const member = await findMember(tx, values.organizationId, values.userId);
     if (member === undefined) throw new SvcError(Code.NotFound, `user ${values.userId} is not a member of organisation ${values.organizationId}`);
     if (member.role === "owner" && values.role !== "owner") {

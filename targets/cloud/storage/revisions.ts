@@ -5,6 +5,7 @@
 import type { Kysely } from "kysely";
 import { Code, SvcError } from "../../../core/index.js";
 import type { PartRevisionsTable, Tables } from "./tables.js";
+import { lockOrganization } from "./write-locks.js";
 
 export interface SaveRevision {
   partId: string;
@@ -29,6 +30,7 @@ export interface SavedRevision {
 /** Appends a revision and makes it the part's current one. */
 export function saveRevision(db: Kysely<Tables>, values: SaveRevision): Promise<SavedRevision> {
   return db.transaction().execute(async (tx) => {
+    await lockOrganization(tx, { partId: values.partId });
     const part = await tx.selectFrom("parts").select(["revision", "updated_at"]).where("id", "=", values.partId).executeTakeFirst();
     if (part === undefined) throw new SvcError(Code.NotFound, `no part ${values.partId}`);
     if (values.basedOn !== undefined && Number(part.updated_at) > values.basedOn) {
@@ -59,7 +61,8 @@ const BATCH = 200;
 
 /**
  * One new revision for each of many parts, each with its own config as it is, inside the caller's
- * transaction: what a fragment's edit saves for every part using it. Written a few hundred rows a
+ * transaction, which holds the parts' organisation (write-locks.ts) from before it read those
+ * configs: what a fragment's edit saves for every part using it. Written a few hundred rows a
  * statement, so a fleet of a thousand parts takes a handful of statements, not thousands.
  * Answers each part's new revision and its time.
  */

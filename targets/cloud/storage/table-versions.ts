@@ -6,7 +6,10 @@
 //   delete marks its table, before it runs and again after, and anything else that is not a
 //   select (raw SQL, a schema change) marks every table;
 // - other processes' writes to the same file (the command line, a restore) are seen by SQLite's
-//   `data_version`, which changes whenever another connection commits: then every table is marked.
+//   `data_version`, which changes whenever another connection commits: then every table is marked;
+// - on PostgreSQL another replica or the command line may commit at any moment and nothing tells
+//   this process (yet), so without a `dataVersion` every stamp marks every table: a read kept there
+//   is never answered again, and what is answered is never stale.
 // A mark is a step of one counter, so a stamp taken before a read tells afterwards whether
 // anything it read may have changed. A read inside a transaction is never kept: what it saw may
 // yet be rolled back.
@@ -31,12 +34,15 @@ export interface TableVersions {
   readonly plugin: KyselyPlugin;
 }
 
-/** `dataVersion` answers SQLite's `PRAGMA data_version` (or another store's sign of a foreign change). */
-export function createTableVersions(dataVersion: () => unknown): TableVersions {
+/**
+ * `dataVersion` answers SQLite's `PRAGMA data_version` (or another store's sign of a foreign
+ * change); without one, another process may have changed anything before each stamp.
+ */
+export function createTableVersions(dataVersion?: () => unknown): TableVersions {
   let counter = 0;
   const changed = new Map<string, number>();
   let everything = 0;
-  let foreign = dataVersion();
+  let foreign = dataVersion?.();
   // kysely names a query to the plugin after it ran by its id: what it writes, noted before.
   const running = new WeakMap<object, string[] | undefined>();
 
@@ -48,8 +54,8 @@ export function createTableVersions(dataVersion: () => unknown): TableVersions {
 
   return {
     stamp(tables) {
-      const now = dataVersion();
-      if (now !== foreign) {
+      const now = dataVersion?.();
+      if (dataVersion === undefined || now !== foreign) {
         foreign = now;
         mark(undefined);
       }

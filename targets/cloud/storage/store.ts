@@ -1,0 +1,15 @@
+// What svc-cloud's state is kept in, whichever database holds it: the query layer (kysely, one set
+// of queries and migrations for SQLite and PostgreSQL), what tells kept reads whether they still
+// stand, a consistent copy for backups, and closing.
+import type { Kysely } from "kysely";
+import type { TableVersions } from "./table-versions.js";
+import type { Tables } from "./tables.js";
+
+export interface Store {
+  readonly db: Kysely<Tables>;
+  /** Whether tables may have changed since a read: for reads kept between calls. */
+  readonly versions: TableVersions;
+  /** Writes a consistent copy of the whole store to `file` while it is in use. */
+  backup(file: string): Promise<void>;
+  close(): Promise<void>;
+}
