@@ -1,135 +1,41 @@
 // The gRPC-web pool svc-server calls a remote part's resources through, over HTTP/1.1: against
 // real svc-server processes (plaintext, with API keys, over TLS) it answers, queues beyond its
 // connections, carries statuses, credentials and deadlines, cancels and bounds; against small
-// servers written here it holds to its bounds when an answer is chunked a byte at a time, is
-// garbage, is cut short, never comes, or has a 100 KiB header line; it reads an HTTP status by
-// gRPC's mapping, marks a peer that does not speak gRPC-web (HTTP/2 only, 415, another content
-// type), and tells `onGone` once when the peer is killed, not when an idle connection is closed.
+// servers (http1-peers.ts) it holds a call that never comes, and tells `onGone` once when the peer
+// is killed, not when an idle connection is closed. What it reads of a peer's answers is
+// grpc-web-answers.test.ts.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { build } from "esbuild";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import http2 from "node:http2";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetReadingsRequestSchema, GetReadingsResponseSchema } from "../../proto/gen/common/v1/common_pb.js";
+import { GetReadingsResponseSchema } from "../../proto/gen/common/v1/common_pb.js";
 import { SensorService } from "../../proto/gen/component/sensor/v1/sensor_pb.js";
 import { AuthenticateRequestSchema, AuthenticateResponseSchema } from "../../proto/gen/proto/rpc/v1/auth_pb.js";
-import { createGrpcWebPool, notGrpcWeb, type GrpcWebPool } from "../../targets/linux/remote/index.js";
+import { createGrpcWebPool, notGrpcWeb } from "../../targets/linux/remote/index.js";
 import { createApiServer, type ApiServer } from "../../targets/linux/server/transport/index.js";
 import { eventually } from "../helpers/eventually.js";
 import { repoRoot } from "../helpers/module-fixtures.js";
 import { makeSelfSignedCertificate } from "../helpers/self-signed.js";
 import { startSvcServer, type SvcServerProcess } from "../helpers/svc-server-process.js";
+import { closeHttp1Peers, echo, getReadings, listen, pool, rawServer, readings, refusal } from "./http1-peers.js";
 
-const getReadings = "/viam.component.sensor.v1.SensorService/GetReadings";
 const authenticate = "/proto.rpc.v1.AuthService/Authenticate";
 const apiKey = "the-key-of-the-pool-test";
 const sensor = { name: "temp", api: "rdk:component:sensor", model: "fake", attributes: { readings: { celsius: 21.5 } } };
-const readings = (name: string) => toBinary(GetReadingsRequestSchema, create(GetReadingsRequestSchema, { name }));
 const celsius = (answer: Uint8Array) => fromBinary(GetReadingsResponseSchema, answer).readings.celsius?.kind;
 
 const dir = mkdtempSync(join(tmpdir(), "svc-grpc-web-pool-"));
-const pools: GrpcWebPool[] = [];
-const closers: Array<() => Promise<unknown>> = [];
 let plain: SvcServerProcess;
 let keyed: SvcServerProcess;
 let secure: SvcServerProcess;
 let certFile: string;
-
-function pool(url: string, options: Omit<Parameters<typeof createGrpcWebPool>[0], "url"> = {}): GrpcWebPool {
-  const made = createGrpcWebPool({ url, peer: "remote test", ...options });
-  pools.push(made);
-  return made;
-}
-
-async function refusal(answer: Promise<unknown>): Promise<ConnectError> {
-  const thrown = await answer.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(thrown).toBeInstanceOf(ConnectError);
-  return thrown as ConnectError;
-}
-
-/** Listens on loopback; the server and every connection it took are closed after the tests. */
-async function listen(server: net.Server | http2.Http2Server): Promise<number> {
-  const sockets = new Set<net.Socket>();
-  server.on("connection", (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  closers.push(() => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise((resolve) => server.close(resolve));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as net.AddressInfo).port;
-}
-
-interface RawRequest {
-  readonly head: string;
-  readonly message: Buffer;
-  readonly socket: net.Socket;
-}
-
-interface RawServer {
-  url: string;
-  readonly requests: RawRequest[];
-  /** Connections taken, and how many of them have closed. */
-  opened: number;
-  closed: number;
-}
-
-/** A TCP server reading HTTP/1.1 requests (with a content-length) and handing each to `answer`. */
-async function rawServer(answer: (request: RawRequest) => void): Promise<RawServer> {
-  const served: RawServer = { url: "", requests: [], opened: 0, closed: 0 };
-  const server = net.createServer((socket) => {
-    served.opened++;
-    socket.on("close", () => served.closed++);
-    socket.on("error", () => {});
-    let held = Buffer.alloc(0);
-    socket.on("data", (bytes: Buffer) => {
-      held = Buffer.concat([held, bytes]);
-      for (let end = held.indexOf("\r\n\r\n"); end >= 0; end = held.indexOf("\r\n\r\n")) {
-        const head = held.subarray(0, end).toString("latin1");
-        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-        if (held.length < end + 4 + length) return;
-        const request = { head, message: held.subarray(end + 4 + 5, end + 4 + length), socket };
-        held = held.subarray(end + 4 + length);
-        served.requests.push(request);
-        answer(request);
-      }
-    });
-  });
-  served.url = `http://127.0.0.1:${await listen(server)}`;
-  return served;
-}
-
-/** A gRPC-web body: the messages' data frames, then the trailer frame. */
-function grpcWebBody(messages: Uint8Array[], trailers: string): Buffer {
-  const frame = (flag: number, payload: Uint8Array) => {
-    const bytes = Buffer.alloc(5 + payload.length);
-    bytes[0] = flag;
-    bytes.writeUInt32BE(payload.length, 1);
-    bytes.set(payload, 5);
-    return bytes;
-  };
-  return Buffer.concat([...messages.map((m) => frame(0, m)), frame(0x80, Buffer.from(trailers, "latin1"))]);
-}
-
-function answerOf(body: Buffer, headers = ""): Buffer {
-  const head = `HTTP/1.1 200 OK\r\ncontent-type: application/grpc-web+proto\r\ncontent-length: ${body.length}\r\n${headers}\r\n`;
-  return Buffer.concat([Buffer.from(head, "latin1"), body]);
-}
-
-/** Answers each request with its own message back, the way `headers` say (`connection: close`...). */
-const echo = (headers = "") => (request: RawRequest) => request.socket.write(answerOf(grpcWebBody([request.message], "grpc-status: 0\r\n"), headers));
 
 beforeAll(async () => {
   ({ certFile } = makeSelfSignedCertificate(dir));
@@ -142,8 +48,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const made of pools) made.close();
-  await Promise.all([plain?.stop(), keyed?.stop(), secure?.stop(), ...closers.map((close) => close())]);
+  await Promise.all([plain?.stop(), keyed?.stop(), secure?.stop(), closeHttp1Peers()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -302,112 +207,6 @@ describe("a gRPC-web pool holding a call's deadline and cancellation", () => {
       expect([thrown.code, thrown.rawMessage]).toEqual([Code.Unavailable, "the connection has been closed"]);
     }
     await eventually(() => (silent.closed === 1 ? true : undefined), "the connection to close");
-  });
-});
-
-describe("a gRPC-web pool reading what a peer answers", () => {
-  it("reads a chunked answer written a byte at a time, and keeps the connection", async () => {
-    const message = readings("temp");
-    const body = grpcWebBody([Buffer.from("chunked answer")], "grpc-status: 0\r\ngrpc-message: \r\n");
-    const chunked = Buffer.concat([
-      Buffer.from("HTTP/1.1 200 OK\r\nContent-Type: application/grpc-web+proto\r\nTransfer-Encoding: chunked\r\n\r\n", "latin1"),
-      Buffer.from(`3;note=split\r\n`, "latin1"),
-      body.subarray(0, 3),
-      Buffer.from(`\r\n${(body.length - 3).toString(16)}\r\n`, "latin1"),
-      body.subarray(3),
-      Buffer.from("\r\n0\r\nx-after: trailer\r\n\r\n", "latin1"),
-    ]);
-    const trickle = await rawServer(async ({ socket }) => {
-      for (const byte of chunked) {
-        socket.write(Buffer.of(byte));
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-    });
-    const calls = pool(trickle.url);
-    expect(Buffer.from(await calls.call({ path: getReadings, message })).toString()).toBe("chunked answer");
-    expect(Buffer.from(await calls.call({ path: getReadings, message })).toString()).toBe("chunked answer");
-    expect(trickle.opened).toBe(1);
-  });
-
-  it("drops a connection whose answer says connection: close", async () => {
-    const closing = await rawServer(echo("connection: close\r\n"));
-    const calls = pool(closing.url);
-    for (const text of ["a", "b"]) expect(Buffer.from(await calls.call({ path: getReadings, message: Buffer.from(text) })).toString()).toBe(text);
-    expect(closing.opened).toBe(2);
-    await eventually(() => (closing.closed === 2 ? true : undefined), "both connections to close");
-  });
-
-  it("uses an idle connection again only within reuseWithinMs, and closes it after", async () => {
-    let now = 0;
-    const served = await rawServer(echo());
-    const calls = pool(served.url, { reuseWithinMs: 1_000, now: () => now });
-    const text = async (message: string) => Buffer.from(await calls.call({ path: getReadings, message: Buffer.from(message) })).toString();
-    expect(await text("a")).toBe("a");
-    now = 1_000;
-    expect(await text("b")).toBe("b");
-    expect(served.opened).toBe(1);
-    now = 2_001;
-    expect(await text("c")).toBe("c");
-    expect(served.opened).toBe(2);
-    await eventually(() => (served.closed === 1 ? true : undefined), "the old connection to close");
-  });
-
-  it("refuses an answer of no message or of two (INTERNAL)", async () => {
-    const counts = await rawServer((request) => {
-      const messages = request.message.toString() === "none" ? [] : [Buffer.from("a"), Buffer.from("b")];
-      request.socket.write(answerOf(grpcWebBody(messages, "grpc-status: 0\r\n")));
-    });
-    for (const text of ["none", "two"]) {
-      const thrown = await refusal(pool(counts.url).call({ path: getReadings, message: Buffer.from(text) }));
-      expect([thrown.code, thrown.rawMessage]).toEqual([Code.Internal, "remote test's answer is not one uncompressed gRPC message"]);
-    }
-  });
-
-  it("marks garbage as not gRPC-web", async () => {
-    const garbage = await rawServer(({ socket }) => socket.end(Buffer.from("\x00\x01\x02 this is no answer at all\r\n\r\n", "latin1")));
-    const thrown = await refusal(pool(garbage.url).call({ path: getReadings, message: readings("temp") }));
-    expect(thrown.code).toBe(Code.Unimplemented);
-    expect(notGrpcWeb(thrown)).toBe(true);
-  });
-
-  it("fails a call whose answer is cut short (UNAVAILABLE), and tells no one the peer went away", async () => {
-    const gone: Array<string | undefined> = [];
-    const cut = await rawServer(({ socket }) => socket.end(answerOf(grpcWebBody([Buffer.alloc(64)], "grpc-status: 0\r\n")).subarray(0, 120)));
-    const thrown = await refusal(pool(cut.url, { onGone: (why) => gone.push(why) }).call({ path: getReadings, message: readings("temp") }));
-    expect([thrown.code, thrown.rawMessage]).toEqual([Code.Unavailable, "the call to remote test failed: the connection closed before the answer was complete"]);
-    expect(notGrpcWeb(thrown)).toBe(false);
-    expect(gone).toEqual([]);
-  });
-
-  it("refuses a 100 KiB header line and closes the connection", async () => {
-    const huge = await rawServer(({ socket }) => socket.write(`HTTP/1.1 200 OK\r\nx-huge: ${"h".repeat(100 * 1024)}\r\n\r\n`));
-    const thrown = await refusal(pool(huge.url).call({ path: getReadings, message: readings("temp") }));
-    expect([thrown.code, thrown.rawMessage]).toEqual([Code.ResourceExhausted, "remote test answered a header section over 64 KiB"]);
-    await eventually(() => (huge.closed === 1 ? true : undefined), "the connection to close");
-  });
-
-  it("reads an HTTP status without a gRPC one by gRPC's mapping", async () => {
-    const statuses: Record<number, Code> = { 400: Code.Internal, 401: Code.Unauthenticated, 403: Code.PermissionDenied, 404: Code.Unimplemented, 429: Code.Unavailable, 503: Code.Unavailable, 500: Code.Unknown };
-    const server = http.createServer((req, res) => res.writeHead(Number(req.url!.split("/")[2]), { "content-type": "text/plain" }).end("no"));
-    const url = `http://127.0.0.1:${await listen(server)}`;
-    for (const [status, code] of Object.entries(statuses)) {
-      const thrown = await refusal(pool(url).call({ path: `/http/${status}`, message: readings("temp") }));
-      expect([thrown.code, thrown.rawMessage, notGrpcWeb(thrown)]).toEqual([code, `remote test answered HTTP ${status}`, false]);
-    }
-  });
-
-  it("marks as not gRPC-web a 415, a 200 of another content type, and an HTTP/2-only server", async () => {
-    const http1 = http.createServer((req, res) => {
-      if (req.url === "/415") res.writeHead(415).end();
-      else res.writeHead(200, { "content-type": "text/html" }).end("<p>hello</p>");
-    });
-    const http1Url = `http://127.0.0.1:${await listen(http1)}`;
-    const h2Only = http2.createServer((_req, res) => res.end());
-    const h2Url = `http://127.0.0.1:${await listen(h2Only)}`;
-    for (const [url, path] of [[http1Url, "/415"], [http1Url, "/html"], [h2Url, getReadings]] as const) {
-      const thrown = await refusal(pool(url).call({ path, message: readings("temp") }));
-      expect([thrown.code, notGrpcWeb(thrown)]).toEqual([Code.Unimplemented, true]);
-    }
   });
 });
 
