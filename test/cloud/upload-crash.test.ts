@@ -1,7 +1,8 @@
 // svc-cloud killed in the middle of an upload (SIGKILL, as a crash or a power cut would): the
 // uploader was never told it succeeded, and at the next start the half-written file is removed,
-// said so in the log, while the files uploaded whole before stay listed and readable.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+// said so in the log, while the files uploaded whole before stay listed and readable; a release
+// import cut short the same way leaves a `.partial` copy, removed too.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
@@ -56,9 +57,14 @@ describe("an upload cut short by a crash", () => {
     release();
     await stuck;
 
+    // A `release add` cut short the same way left its copy under a `.partial` name.
+    const releases = join(dataDir, "releases");
+    mkdirSync(releases, { recursive: true });
+    writeFileSync(join(releases, "svc-server-1.2.3-linux-arm64.0a1b2c3d.partial"), "cut short");
     cloud = await startCloud({ reuse: { dataDir, init } });
     expect(readdirSync(dir)).toEqual([whole.binaryDataId]);
-    expect(cloud.stderr()).toMatch(/removed 1 file\(s\) left by uploads cut short when svc-cloud last stopped/);
+    expect(readdirSync(releases)).toEqual([]);
+    expect(cloud.stderr()).toMatch(/removed 2 file\(s\) left by uploads cut short when svc-cloud last stopped/);
     const files = await signedInClient(CloudService, cloud.url, machine.cloud.api_key);
     expect((await files.listFiles({ partId })).files.map((f) => f.id)).toEqual([whole.binaryDataId]);
   });

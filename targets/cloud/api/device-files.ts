@@ -2,7 +2,9 @@
 // metadata first, then the content in chunks) keeps each file per part; svc's own
 // `CloudService.ListFiles` and `DownloadFile` give them back to people with the viewer role or
 // more and to the part's own key. A part uploads to itself only; a file past MAX_FILE_BYTES, a
-// stream without its metadata first, or one the client abandons leaves nothing behind.
+// stream without its metadata first, or one the client abandons leaves nothing behind. The bytes
+// are in the file store that goes with the store (storage/file-store-of.ts): the data folder, or
+// with PostgreSQL the database, so that every replica serves every file.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, SvcError } from "../../../core/index.js";
@@ -12,7 +14,8 @@ import { requireDevicePart, requirePartRole } from "../auth/access.js";
 import { callerOf } from "../server/caller.js";
 import { withinIdle } from "../server/within-idle.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { createFileWriter, findPartFile, listPartFiles, readPartFile, recordFile, type FileWriter } from "../storage/part-files.js";
+import { fileStoreOf } from "../storage/file-store-of.js";
+import { findPartFile, keepPartFile, listPartFiles, MAX_FILE_BYTES, partFileKey, readPartFile } from "../storage/part-files.js";
 import { newId } from "../storage/secrets.js";
 import type { PartFilesTable, PartsTable } from "../storage/tables.js";
 
@@ -33,18 +36,24 @@ function checkName(what: string, text: string): string {
   return text.replace(/\p{Cc}/gu, "");
 }
 
-export function deviceDataSync(cloud: CloudContext): Partial<ServiceImpl<typeof DataSyncService>> {
-  const { store, clock, dataDir } = cloud;
-  const open = new Map<string, number>();
+/** The file's bytes as the messages after the metadata carry them; a throw past the limit, a wrong message or the client gone. */
+async function* contents(requests: AsyncIterable<FileUploadRequest>, context: HandlerContext, part: PartsTable): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  for await (const request of requests) {
+    if (context.signal.aborted) break;
+    if (request.uploadPacket.case !== "fileContents") throw new SvcError(Code.InvalidArgument, "FileUpload: after the metadata, every message must be file contents");
+    const data = request.uploadPacket.value.data;
+    size += data.byteLength;
+    if (size > MAX_FILE_BYTES) throw new SvcError(Code.ResourceExhausted, `the file is larger than ${MAX_FILE_BYTES} bytes, the most a part may upload`);
+    yield data;
+  }
+  if (context.signal.aborted) throw new SvcError(Code.Canceled, `the upload to part ${part.id} was abandoned`);
+}
 
-  const receive = async (requests: AsyncIterable<FileUploadRequest>, context: HandlerContext, part: PartsTable, writer: FileWriter) => {
-    for await (const request of requests) {
-      if (context.signal.aborted) break;
-      if (request.uploadPacket.case !== "fileContents") throw new SvcError(Code.InvalidArgument, "FileUpload: after the metadata, every message must be file contents");
-      await writer.write(request.uploadPacket.value.data);
-    }
-    if (context.signal.aborted) throw new SvcError(Code.Canceled, `the upload to part ${part.id} was abandoned`);
-  };
+export function deviceDataSync(cloud: CloudContext): Partial<ServiceImpl<typeof DataSyncService>> {
+  const { store, clock } = cloud;
+  const files = fileStoreOf(store, cloud.dataDir);
+  const open = new Map<string, number>();
 
   return {
     async fileUpload(requests, context) {
@@ -60,18 +69,10 @@ export function deviceDataSync(cloud: CloudContext): Partial<ServiceImpl<typeof 
       if (busy >= MAX_UPLOADS_PER_PART) throw new SvcError(Code.ResourceExhausted, `part ${part.id} already has ${busy} uploads open; wait for one to finish`);
       open.set(part.id, busy + 1);
       const fileId = newId();
-      const writer = await createFileWriter(dataDir, part.id, fileId).catch((thrown: unknown) => {
-        open.set(part.id, (open.get(part.id) ?? 1) - 1);
-        throw thrown;
-      });
       try {
-        await receive({ [Symbol.asyncIterator]: () => iterator }, context, part, writer);
-        const { size, sha256 } = await writer.commit();
-        await recordFile(store.db, { id: fileId, part_id: part.id, file_name: fileName, file_extension: fileExtension, size, sha256, created_at: clock.now() });
+        const staged = await files.stage(partFileKey(part.id, fileId), contents({ [Symbol.asyncIterator]: () => iterator }, context, part));
+        await keepPartFile(store.db, staged, { id: fileId, part_id: part.id, file_name: fileName, file_extension: fileExtension, created_at: clock.now() });
         return { binaryDataId: fileId, fileId };
-      } catch (thrown) {
-        await writer.abandon();
-        throw thrown;
       } finally {
         const left = (open.get(part.id) ?? 1) - 1;
         if (left === 0) open.delete(part.id);
@@ -89,7 +90,8 @@ async function requireFileReader(cloud: CloudContext, context: HandlerContext, p
 }
 
 export function deviceFilesPart(cloud: CloudContext): Partial<ServiceImpl<typeof CloudService>> {
-  const { store, dataDir } = cloud;
+  const { store } = cloud;
+  const files = fileStoreOf(store, cloud.dataDir);
   return {
     async listFiles(request, context) {
       const part = await requireFileReader(cloud, context, request.partId);
@@ -99,14 +101,9 @@ export function deviceFilesPart(cloud: CloudContext): Partial<ServiceImpl<typeof
       const part = await requireFileReader(cloud, context, request.partId);
       const row = await findPartFile(store.db, part.id, request.fileId);
       yield { file: wireFile(row) };
-      const stream = readPartFile(dataDir, row, DOWNLOAD_CHUNK_BYTES);
-      try {
-        for await (const chunk of stream) {
-          if (context.signal.aborted) return;
-          yield { data: chunk as Buffer };
-        }
-      } finally {
-        stream.destroy();
+      for await (const piece of readPartFile(files, row, DOWNLOAD_CHUNK_BYTES)) {
+        if (context.signal.aborted) return;
+        yield { data: piece };
       }
     },
   };

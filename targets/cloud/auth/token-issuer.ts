@@ -2,12 +2,16 @@
 // `kid`, an `exp` and the principal's subject. Rotating makes a new signing key and retires the
 // old one for signing only: it still verifies the tokens it signed until they expire, so no
 // machine is logged out by a rotation. Keys are read again from the store when a token names one
-// this process has not seen (another process may have rotated).
+// this process has not seen (another process may have rotated), and the signing key at each hourly
+// check; replicas rotate one at a time, so they sign with one key.
+import type { Kysely } from "kysely";
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { Code, SvcError, type Clock } from "../../../core/index.js";
 import type { Store } from "../storage/open-store.js";
 import { createVerifiedTokens } from "./verified-tokens.js";
 import { newId } from "../storage/secrets.js";
+import type { Tables } from "../storage/tables.js";
+import { lockNamed } from "../storage/write-locks.js";
 
 const ALG = "ES256";
 
@@ -40,10 +44,10 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   let checking: Promise<unknown> = Promise.resolve();
   const verified = createVerifiedTokens(clock);
 
-  const makeKey = async () => {
+  const makeKey = async (db: Kysely<Tables> = store.db) => {
     const pair = await generateKeyPair(ALG, { extractable: true });
     const kid = newId();
-    await store.db
+    await db
       .insertInto("signing_keys")
       .values({
         kid,
@@ -60,7 +64,8 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     if (signing !== undefined) return signing;
     const row = await store.db.selectFrom("signing_keys").selectAll().where("retired_at", "is", null).orderBy("created_at", "desc").executeTakeFirst();
     if (row === undefined) {
-      await makeKey();
+      // The first key: made once, whichever replica signs first.
+      await rotateIf(() => false);
       return currentSigningKey();
     }
     signing = { kid: row.kid, key: await importJWK(JSON.parse(row.private_jwk), ALG), createdAt: Number(row.created_at) };
@@ -80,12 +85,27 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     return known.key;
   };
 
-  const rotate = async () => {
-    const old = await currentSigningKey();
-    await store.db.updateTable("signing_keys").set({ retired_at: clock.now() }).where("kid", "=", old.kid).execute();
-    verifying.delete(old.kid);
+  /**
+   * Retires the signing key and makes a new one, when `due` says the newest is due (always, without
+   * it; a first key is made either way). Replicas share the keys: one rotates at a time, reading the newest key afresh,
+   * so a key another replica just made is not rotated again; the next key this one signs with is
+   * read from the store.
+   */
+  const rotateIf = async (due?: (createdAt: number) => boolean) => {
+    const rotated = await store.db.transaction().execute(async (tx) => {
+      await lockNamed(tx, "signing-keys");
+      const newest = await tx.selectFrom("signing_keys").select(["kid", "created_at"]).where("retired_at", "is", null).orderBy("created_at", "desc").executeTakeFirst();
+      if (newest !== undefined && due !== undefined && !due(Number(newest.created_at))) return false;
+      if (newest !== undefined) await tx.updateTable("signing_keys").set({ retired_at: clock.now() }).where("retired_at", "is", null).execute();
+      await makeKey(tx);
+      return true;
+    });
+    verifying.clear();
     signing = undefined;
-    await makeKey();
+    return rotated;
+  };
+  const rotate = async () => {
+    await rotateIf();
   };
 
   return {
@@ -121,10 +141,9 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     rotateIfOlderThan: (maxAgeMs) => {
       // One check at a time: two overlapping checks must not both rotate.
       const check = checking.then(async () => {
-        const current = await currentSigningKey();
-        if (clock.now() - current.createdAt < maxAgeMs) return false;
-        await rotate();
-        return true;
+        // Read afresh: another replica may have rotated since this one last signed.
+        signing = undefined;
+        return rotateIf((createdAt) => clock.now() - createdAt >= maxAgeMs);
       });
       checking = check.catch(() => false);
       return check;

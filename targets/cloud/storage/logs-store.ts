@@ -8,9 +8,11 @@
 // and stopping once no chunk left can hold a newer one. Entries are ordered by time, then by the
 // chunk they came in, then by their place in it. A walk yields the thread between reads and ends
 // when its call does. The same walk counts a part's entries by level over a time range (the web
-// app's chart of log volume).
+// app's chart of log volume). On PostgreSQL the rows are in a partition per day of arrival
+// (log-partitions.ts); the queries are the same.
 import { sql, type Kysely } from "kysely";
 import { chunksWithin, eachChunkEntry, encodeChunk, MAX_CHUNK_SPAN_MS, ownBytes, summaryOf, type ChunkEntry } from "./log-chunk.js";
+import { isMissingLogPartition, makeLogPartitions } from "./log-partitions.js";
 import { preparedQuery, type Value } from "./prepared-query.js";
 import type { Tables } from "./tables.js";
 
@@ -61,8 +63,17 @@ export async function insertLogChunk(db: Kysely<Tables>, partId: string, receive
       await insertChunk.all(into, partId, received, s.firstTime, s.lastTime, s.levels, s.entries, encodeChunk(chunk));
     }
   };
-  if (chunks.length <= 1) await insert(db);
-  else await db.transaction().execute(insert);
+  const write = () => (chunks.length <= 1 ? insert(db) : db.transaction().execute(insert));
+  try {
+    await write();
+  } catch (thrown) {
+    // On PostgreSQL, a day whose partition was not made ahead (the clock jumped past the days
+    // made, or back before them): made now, and the call stored once more. Inside a caller's
+    // transaction the refusal has ended the transaction, so it is passed on.
+    if (db.isTransaction || !isMissingLogPartition(thrown)) throw thrown;
+    await makeLogPartitions(db, received, 0);
+    await write();
+  }
 }
 
 /** A stand-in for a number or bytes (stand-ins are typed as text). */
@@ -202,6 +213,9 @@ function newestOf(entries: StoredLog[], limit: number): StoredLog[] {
 const oldestChunks = preparedQuery((db, cutoffMs, batch) =>
   db
     .deleteFrom("log_chunks")
+    // Said again outside the subquery so that PostgreSQL looks for the ids only in the partitions
+    // that can hold them (log-partitions.ts).
+    .where("received", "<", as<number>(cutoffMs))
     .where("id", "in", (eb) => eb.selectFrom("log_chunks").select("id").where("received", "<", as<number>(cutoffMs)).orderBy("received").limit(as<number>(batch)))
     .returning("entries"),
 );

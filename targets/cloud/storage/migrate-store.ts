@@ -47,5 +47,5 @@ export async function migratedStore(db: Kysely<Tables>, versions: TableVersions,
     await db.destroy();
     throw thrown;
   }
-  return { db, versions, backup, close: () => db.destroy() };
+  return { kind: isPostgres(db) ? "postgres" : "sqlite", db, versions, backup, close: () => db.destroy() };
 }

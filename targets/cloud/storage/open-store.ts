@@ -1,6 +1,6 @@
 // Opens svc-cloud's storage, brought to the newest schema by the versioned migrations before
 // anything else reads it: the SQLite file in the data folder by default, or a PostgreSQL database
-// when `--database` names one (the data folder then keeps only files: uploads and releases).
+// when `--database` names one (files too: see file-store-of.ts).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openPostgresStore } from "./open-postgres-store.js";

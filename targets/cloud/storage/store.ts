@@ -1,11 +1,13 @@
-// What svc-cloud's state is kept in, whichever database holds it: the query layer (kysely, one set
-// of queries and migrations for SQLite and PostgreSQL), what tells kept reads whether they still
-// stand, a consistent copy for backups, and closing.
+// What svc-cloud's state is kept in, whichever database holds it: which one it is, the query layer
+// (kysely, one set of queries and migrations for SQLite and PostgreSQL), what tells kept reads
+// whether they still stand, a consistent copy for backups, and closing.
 import type { Kysely } from "kysely";
 import type { TableVersions } from "./table-versions.js";
 import type { Tables } from "./tables.js";
 
 export interface Store {
+  /** Which database holds it: one process's SQLite file, or a PostgreSQL that replicas may share. */
+  readonly kind: "sqlite" | "postgres";
   readonly db: Kysely<Tables>;
   /** Whether tables may have changed since a read: for reads kept between calls. */
   readonly versions: TableVersions;

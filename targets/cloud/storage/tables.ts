@@ -157,7 +157,7 @@ export interface PartCertificatesTable {
   created_at: number;
 }
 
-/** A file a part uploaded; its bytes are `files/<part_id>/<id>` in the data folder. */
+/** A file a part uploaded; its bytes are the file store's `files/<part_id>/<id>` (storage/file-store.ts). */
 export interface PartFilesTable {
   id: string;
   part_id: string;
@@ -168,6 +168,14 @@ export interface PartFilesTable {
   /** Hex SHA-256 of the bytes. */
   sha256: string;
   created_at: number;
+}
+
+/** A piece of a file kept in the database (storage/file-store-database.ts): its key, its place, its bytes. */
+export interface FileBlobsTable {
+  blob_id: string;
+  /** 0, 1, ...: the order of the file's rows. */
+  seq: number;
+  bytes: Uint8Array;
 }
 
 /** svc-cloud's own settings by name (e.g. the public URL the service last ran with). */
@@ -200,7 +208,7 @@ export interface ReleasesTable {
   version: string;
   /** "linux/amd64", ... */
   platform: string;
-  /** Its file name in the data folder's `releases/`. */
+  /** Its file name, and the file store's `releases/<file>`. */
   file: string;
   /** Hex. */
   sha256: string;
@@ -236,6 +244,30 @@ export interface PartConfigStatusTable {
   reported_at: number;
 }
 
+/** A failed sign-in, once for each name it counts against (auth/login-limiter.ts). */
+export interface SignInFailuresTable {
+  /** "entity:" or "peer:", then the sha256 (hex) of the key id, email or address. */
+  name: string;
+  /** When it failed (ms). */
+  at: number;
+}
+
+/** A svc-cloud replica serving the database, and when it last said so (ms). */
+export interface ReplicasTable {
+  id: string;
+  seen_at: number;
+}
+
+/** A name a machine answers WebRTC calls for, and the replica holding its Answer stream. */
+export interface SignalingAnswerersTable {
+  host: string;
+  part_id: string;
+  machine_id: string;
+  organization_id: string;
+  replica: string;
+  attached_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -251,11 +283,15 @@ export interface Tables {
   certificate_authority: CertificateAuthorityTable;
   part_certificates: PartCertificatesTable;
   part_files: PartFilesTable;
+  file_blobs: FileBlobsTable;
   fragments: FragmentsTable;
   fragment_revisions: FragmentRevisionsTable;
   log_chunks: LogChunksTable;
+  replicas: ReplicasTable;
+  signaling_answerers: SignalingAnswerersTable;
   releases: ReleasesTable;
   release_channels: ReleaseChannelsTable;
   web_sessions: WebSessionsTable;
   part_config_status: PartConfigStatusTable;
+  sign_in_failures: SignInFailuresTable;
 }

@@ -8,7 +8,8 @@
 //   transaction at a time, which keeps a name unique in its location, a revision number unused, a
 //   fragment's users' revisions in step with it, and the last owner an owner;
 // - a named lock (transaction-scoped advisory) where no row exists yet to lock: people's accounts
-//   (an email is one person; the first owner is first) and the release index.
+//   (an email is one person; the first owner is first), the release index, and the signing key
+//   (one replica rotates it).
 // Named locks are taken before a row lock, never after, so two transactions never wait on each
 // other in opposite orders.
 import type { ExpressionBuilder, Kysely } from "kysely";
@@ -19,7 +20,7 @@ import type { Tables } from "./tables.js";
 
 export type OrganizationOf = { organizationId: string } | { locationId: string } | { machineId: string } | { partId: string };
 
-export type NamedLock = "accounts" | "releases";
+export type NamedLock = "accounts" | "releases" | "signing-keys";
 
 /** Holds the organisation (given, or of the location, machine or part given) until the transaction ends. */
 export async function lockOrganization(tx: Kysely<Tables>, of: OrganizationOf): Promise<void> {

@@ -1,13 +1,15 @@
 // What machines and operators write beside the fleet, at the store level, on SQLite and PostgreSQL
 // alike: the versions a part's agent reports, what its machine says of its config, svc-cloud's own
-// settings, the files parts upload (rows and the bytes in the data folder) and the release index.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+// settings, the files parts upload (rows, bytes in the data folder or the database) and the
+// release index.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Code, SvcError } from "../../../core/index.js";
 import { findPart } from "../../../targets/cloud/storage/machines-store.js";
 import { configStatusOf, recordConfigStatus } from "../../../targets/cloud/storage/part-config-status.js";
-import { createFileWriter, findPartFile, listPartFiles, partFilesDir, recordFile, sweepUnfinishedUploads } from "../../../targets/cloud/storage/part-files.js";
+import { fileStoreOf } from "../../../targets/cloud/storage/file-store-of.js";
+import { findPartFile, keepPartFile, listPartFiles, partFileKey, partFilesDir, sweepUnfinishedUploads } from "../../../targets/cloud/storage/part-files.js";
 import { addRelease, hasVersion, isImported, listChannels, listReleases, releaseByFile, releaseIndexOf, setChannel } from "../../../targets/cloud/storage/releases-store.js";
 import { recordReportedVersions, reportedVersionsOf } from "../../../targets/cloud/storage/reported-versions.js";
 import { readSetting, writeSetting } from "../../../targets/cloud/storage/settings.js";
@@ -55,11 +57,12 @@ describe.each(backends)("device state on $name", (backend) => {
     const { dataDir } = backend.placeOf(store);
     const org = await seedOrganization(store.db);
     const { partId } = await org.machine("rover");
-    const writer = await createFileWriter(dataDir, partId, "file-1");
-    await writer.write(new TextEncoder().encode("hello"));
-    const { size, sha256 } = await writer.commit();
-    await recordFile(store.db, { id: "file-1", part_id: partId, file_name: "diag", file_extension: ".txt", size, sha256, created_at: SEED_TIME });
-    await recordFile(store.db, { id: "file-2", part_id: partId, file_name: "later", file_extension: "", size: 2 ** 40, sha256: "00", created_at: SEED_TIME + 1 });
+    const files = fileStoreOf(store, dataDir);
+    const staged = await files.stage(partFileKey(partId, "file-1"), (async function* () {
+      yield new TextEncoder().encode("hello");
+    })());
+    await keepPartFile(store.db, staged, { id: "file-1", part_id: partId, file_name: "diag", file_extension: ".txt", created_at: SEED_TIME });
+    await store.db.insertInto("part_files").values({ id: "file-2", part_id: partId, file_name: "later", file_extension: "", size: 2 ** 40, sha256: "00", created_at: SEED_TIME + 1 }).execute();
     expect((await listPartFiles(store.db, partId)).map((f) => [f.id, f.size])).toEqual([["file-2", 2 ** 40], ["file-1", 5]]);
     expect(await findPartFile(store.db, partId, "file-1")).toMatchObject({ size: 5, created_at: SEED_TIME });
     expect(await codeOf(findPartFile(store.db, partId, "file-9"))).toBe(Code.NotFound);
@@ -68,7 +71,9 @@ describe.each(backends)("device state on $name", (backend) => {
     writeFileSync(join(dir, "orphan"), "x");
     writeFileSync(join(dir, "file-3.partial"), "x");
     expect(await sweepUnfinishedUploads(dataDir, store.db)).toBe(2);
-    expect(existsSync(join(dir, "file-1"))).toBe(true);
+    const kept: Uint8Array[] = [];
+    for await (const piece of files.open(partFileKey(partId, "file-1"), 2)) kept.push(piece);
+    expect(Buffer.concat(kept).toString()).toBe("hello");
   });
 
   it("imports a release once, refuses another artifact under its version, and points channels at versions", async () => {

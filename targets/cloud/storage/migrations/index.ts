@@ -11,6 +11,10 @@ import * as logChunks from "./0007-log-chunks.js";
 import * as webSessions from "./0008-web-sessions.js";
 import * as partConfigStatus from "./0010-part-config-status.js";
 import * as provisioningKeys from "./0011-provisioning-keys.js";
+import * as logPartitions from "./0012-log-partitions.js";
+import * as signInFailures from "./0013-sign-in-failures.js";
+import * as fileBlobs from "./0014-file-blobs.js";
+import * as signalingAnswerers from "./0015-signaling-answerers.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
@@ -23,4 +27,8 @@ export const migrations: Record<string, Migration> = {
   "0008-web-sessions": webSessions,
   "0010-part-config-status": partConfigStatus,
   "0011-provisioning-keys": provisioningKeys,
+  "0012-log-partitions": logPartitions,
+  "0013-sign-in-failures": signInFailures,
+  "0014-file-blobs": fileBlobs,
+  "0015-signaling-answerers": signalingAnswerers,
 };
