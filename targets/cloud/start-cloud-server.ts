@@ -12,8 +12,14 @@ import { createLogBus } from "./fleet/log-bus.js";
 import { startLogRetention } from "./fleet/log-retention.js";
 import { createPartlessConfigs } from "./fleet/partless-configs.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
+import { createLocalChannel, type ReplicaChannel } from "./fleet/replica-channel.js";
+import { openPostgresChannel } from "./fleet/postgres-channel.js";
+import { currentRevisions } from "./storage/revisions.js";
 import type { IceServer } from "./fleet/ice-servers.js";
 import { createSignalingRelay } from "./fleet/signaling-relay.js";
+import { createAnswererRegistry } from "./fleet/answerer-registry.js";
+import { createReplicatedSignaling } from "./fleet/replicated-signaling.js";
+import { localSignaling, type Signaling } from "./fleet/signaling.js";
 import { createAddressLog } from "./server/address-log.js";
 import { openStore, type Store } from "./storage/open-store.js";
 import { sweepUnfinishedUploads } from "./storage/part-files.js";
@@ -68,9 +74,12 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
   let listening: Listening | undefined;
   let releaseLock = () => {};
   let releaseDatabase = async () => {};
+  let channel: ReplicaChannel | undefined;
+  let signaling: Signaling | undefined;
   try {
     releaseLock = claimServeLock(options.dataDir);
-    if (options.database !== undefined) releaseDatabase = await claimDatabase(options.database, "serve");
+    if (options.database !== undefined) releaseDatabase = await claimDatabase(options.database, "serve", { clock: options.clock, log: options.log });
+    channel = options.database === undefined ? createLocalChannel() : await openPostgresChannel({ url: options.database, db: store.db, clock: options.clock, log: options.log });
     // The port is known once listening (a test asks for port 0); the handler follows at once.
     let handler: RequestHandler = (_req, res) => {
       res.statusCode = 503;
@@ -87,18 +96,20 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       bodyStallMs: options.bodyStallMs,
       quietBodies: new Map([[ANSWER_PATH, ANSWER_QUIET_MS]]),
     });
+    signaling = await signalingFor(store, channel, options);
+    const revisions = createRevisionBus({ channel, current: (partIds) => currentRevisions(store.db, partIds), log: options.log });
     const publicUrl = options.publicUrl ?? listeningUrl(options.host, listening.port, options.tls !== undefined);
     const context: CloudContext = {
       store,
       clock: options.clock,
       issuer: createTokenIssuer({ store, clock: options.clock, lifetimeMs: TOKEN_LIFETIME_MS, audience: "svc-cloud" }),
       limiter: createLoginLimiter(options.clock),
-      revisions: createRevisionBus(),
+      revisions,
       logs: createLogBus(),
       partlessConfigs: createPartlessConfigs(),
       publicUrl,
       dataDir: options.dataDir,
-      signaling: createSignalingRelay({ clock: options.clock }),
+      signaling,
       iceServers: options.iceServers ?? [],
       addressLog: createAddressLog({ clock: options.clock, log: options.log }),
     };
@@ -127,6 +138,8 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
     const rotation = startRotation(context, options.log);
     const retention = startLogRetention({ db: store.db, clock: options.clock, log: options.log });
     const open = listening;
+    const replicas = channel;
+    const relay = signaling;
     return {
       port: open.port,
       context,
@@ -134,18 +147,31 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
         stopping.abort();
         rotation();
         retention.stop();
+        revisions.close();
+        await relay.close();
+        await replicas.close();
         await closeAll(open, store);
         await releaseDatabase();
         releaseLock();
       },
     };
   } catch (thrown) {
+    await signaling?.close();
+    await channel?.close();
     await listening?.close();
     await store.close();
     await releaseDatabase();
     releaseLock();
     throw thrown;
   }
+}
+
+/** One relay when svc-cloud is the only process (SQLite); relays finding each other through the store and the channel on PostgreSQL. */
+async function signalingFor(store: Store, channel: ReplicaChannel, options: CloudServerOptions): Promise<Signaling> {
+  const relay = createSignalingRelay({ clock: options.clock });
+  if (options.database === undefined) return localSignaling(relay);
+  const registry = await createAnswererRegistry({ db: store.db, clock: options.clock, log: options.log });
+  return createReplicatedSignaling({ relay, registry, channel, clock: options.clock, log: options.log });
 }
 
 /** A request's path, without its query. */

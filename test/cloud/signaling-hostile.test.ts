@@ -183,7 +183,7 @@ describe("who may call", () => {
     await answering(theirs.partKey, [theirs.names.fqdn]);
     const taking = await answeringMachine(cloud.url, mine.partKey, [mine.names.fqdn, theirs.names.fqdn]);
     expect(await taking.ended).toBe(`[permission_denied] rpc-host ${theirs.names.fqdn} is not a name of this part (it answers for ${mine.names.fqdn} and ${mine.names.localFqdn})`);
-    expect(cloud.server.context.signaling.answererFor(theirs.names.fqdn)?.partId).toBe(theirs.partId);
+    expect((await cloud.server.context.signaling.answererFor(theirs.names.fqdn))?.partId).toBe(theirs.partId);
     // Nor may an organisation's key hold a machine's line.
     const byKey = await answeringMachine(cloud.url, cloud.init.api_key, [mine.names.fqdn]);
     expect(await byKey.ended).toMatch(/^\[permission_denied\] Answer is a machine's own stream/);

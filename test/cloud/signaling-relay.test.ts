@@ -147,7 +147,7 @@ describe("a machine's Answer stream", () => {
     await revokeApiKey(cloud.server.context.store.db, part.partKey.id, cloud.clock.now());
     cloud.clock.advance(ANSWER_HEARTBEAT_MS);
     expect(await machine.ended).toMatch(/^\[unauthenticated\] the API key of this token was revoked/);
-    expect(relay().answererFor(part.names.fqdn)).toBeUndefined();
+    expect(await relay().answererFor(part.names.fqdn)).toBeUndefined();
   });
 
   it("gives way to a newer stream of the same part, which then takes the calls", async () => {
@@ -167,9 +167,9 @@ describe("a machine's Answer stream", () => {
   it("answers no more once the machine closes its side", async () => {
     const part = await newPart("leaves");
     const machine = await answering(part.partKey, part.names);
-    expect(relay().answererFor(part.names.localFqdn)?.partId).toBe(part.partId);
+    expect((await relay().answererFor(part.names.localFqdn))?.partId).toBe(part.partId);
     machine.close();
     expect(await machine.ended).toBe("completed");
-    await eventually(() => relay().answererFor(part.names.fqdn) === undefined || undefined, "the names to be let go");
+    await eventually(async () => (await relay().answererFor(part.names.fqdn)) === undefined || undefined, "the names to be let go");
   });
 });

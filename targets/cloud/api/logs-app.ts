@@ -11,6 +11,7 @@ import type { AppService, TailRobotPartLogsResponseSchema } from "../../../proto
 import type { LogEntry } from "../../../proto/gen/common/v1/common_pb.js";
 import { requirePartRole } from "../auth/access.js";
 import { resolvePrincipal } from "../auth/resolve-principal.js";
+import { logTailSource, type LogTailSource } from "../fleet/log-tail-source.js";
 import { callerOf } from "../server/caller.js";
 import { nextTurn } from "../server/next-turn.js";
 import type { CloudContext } from "../server/cloud-context.js";
@@ -52,6 +53,7 @@ function filterText(filter: string | undefined): string | undefined {
 
 export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof AppService>> {
   const db = cloud.store.db;
+  const source = logTailSource({ store: cloud.store, bus: cloud.logs, clock: cloud.clock });
   return {
     async getRobotPartLogs(request, context) {
       const part = await requirePartRole(db, callerOf(context), request.id, "viewer");
@@ -80,7 +82,7 @@ export function logsAppPart(cloud: CloudContext): Partial<ServiceImpl<typeof App
       const filter = filterText(request.filter);
       const matches = textFilter(filter);
       const wanted = (entry: ChunkEntry) => (!request.errorsOnly || ERROR_LEVEL_INDEXES.includes(entry.level)) && (matches === undefined || matches(entry.bytes));
-      yield* tail(cloud, { partId: part.id, subject: callerOf(context).subject, wanted }, context);
+      yield* tail(cloud, source, { partId: part.id, subject: callerOf(context).subject, wanted }, context);
     },
   };
 }
@@ -124,29 +126,36 @@ interface Tailed {
 }
 
 /**
- * A part's new entries as they are stored. The stream opens with an empty batch (the client then
- * knows it is listening) and ends when the client goes; after TAIL_HEARTBEAT_MS without entries it
- * sends another empty batch, so a connection that died unseen fails its write and ends here, and
- * the caller is checked again. A client that falls MAX_TAIL_BACKLOG entries or
- * MAX_TAIL_BACKLOG_BYTES behind is told so and ended rather than kept in memory without bound.
+ * A part's new entries as they are stored, through whichever replica (fleet/log-tail-source.ts).
+ * The stream opens with an empty batch (the client then knows it is listening) and ends when the
+ * client goes; after TAIL_HEARTBEAT_MS without entries it sends another empty batch, so a
+ * connection that died unseen fails its write and ends here, and the caller is checked again. A
+ * client that falls MAX_TAIL_BACKLOG entries or MAX_TAIL_BACKLOG_BYTES behind is told so and ended
+ * rather than kept in memory without bound, as is a tail whose source fails.
  */
-async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContext): AsyncGenerator<TailMessage> {
+async function* tail(cloud: CloudContext, source: LogTailSource, tailed: Tailed, context: HandlerContext): AsyncGenerator<TailMessage> {
   const { partId, wanted } = tailed;
   const backlog = createTailBacklog(MAX_TAIL_BACKLOG, MAX_TAIL_BACKLOG_BYTES);
-  let overflowed = false;
+  let ended: SvcError | undefined;
   let wake: (() => void) | undefined;
-  const unsubscribe = cloud.logs.subscribe(partId, (rows) => {
-    const kept = rows.filter(wanted);
-    if (kept.length === 0) return;
-    if (!backlog.offer(kept)) overflowed = true;
-    wake?.();
+  const stop = await source.follow(partId, {
+    entries: (rows) => {
+      const kept = rows.filter(wanted);
+      if (kept.length === 0) return;
+      if (!backlog.offer(kept)) ended ??= new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries or ${MAX_TAIL_BACKLOG_BYTES} bytes behind; open it again (GetRobotPartLogs reads what was missed)`);
+      wake?.();
+    },
+    failed: (error) => {
+      ended ??= error;
+      wake?.();
+    },
   });
   const onAbort = () => wake?.();
   context.signal.addEventListener("abort", onAbort);
   try {
     yield { logs: [] };
     while (!context.signal.aborted) {
-      if (overflowed) throw new SvcError(Code.ResourceExhausted, `this tail fell more than ${MAX_TAIL_BACKLOG} entries or ${MAX_TAIL_BACKLOG_BYTES} bytes behind; open it again (GetRobotPartLogs reads what was missed)`);
+      if (ended !== undefined) throw ended;
       const next = backlog.take();
       if (next === undefined) {
         const heard = await new Promise<boolean>((resolve) => {
@@ -171,7 +180,7 @@ async function* tail(cloud: CloudContext, tailed: Tailed, context: HandlerContex
       }
     }
   } finally {
-    unsubscribe();
+    stop();
     context.signal.removeEventListener("abort", onAbort);
   }
 }

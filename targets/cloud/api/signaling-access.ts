@@ -49,7 +49,7 @@ export async function reachableMachine(cloud: CloudContext, principal: Principal
   if (principal.kind === "part-key") return sameMachinePart(cloud, principal.partId, host);
   const memberships = await organizationsOf(cloud.store.db, principal);
   // Read after the wait, so a machine that just went offline is not offered.
-  const machine = cloud.signaling.answererFor(host);
+  const machine = await cloud.signaling.answererFor(host);
   const role = machine && memberships.find((m) => m.organizationId === machine.organizationId)?.role;
   if (machine === undefined || role === undefined || !roleAllows(role, "operator")) throw noMachineAnswers(host);
   return machine;
@@ -59,7 +59,7 @@ export async function reachableMachine(cloud: CloudContext, principal: Principal
 async function sameMachinePart(cloud: CloudContext, callingPartId: string, host: string): Promise<AnsweringMachine> {
   const calling = await findPart(cloud.store.db, callingPartId);
   // Read after the wait, as above.
-  const machine = cloud.signaling.answererFor(host);
+  const machine = await cloud.signaling.answererFor(host);
   if (machine !== undefined && machine.partId === callingPartId) {
     throw new SvcError(Code.InvalidArgument, `rpc-host ${boundText(host, LOGGED_VALUE_MAX_CHARS)} is a name of the calling part itself: a part never calls itself`);
   }

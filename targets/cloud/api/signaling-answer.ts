@@ -41,7 +41,7 @@ export function signalingAnswerPart(cloud: CloudContext, heartbeatMs = ANSWER_HE
       const address = context.values.get(peerAddressKey);
       const log = (line: string) => cloud.addressLog(address, `svc-cloud: part ${part.partId}'s Answer stream from ${address || "an unknown address"}: ${line}`);
       const outbox: Outbox = createMessageQueue();
-      const answerer = cloud.signaling.attach({ ...part, hosts, address, send: (message) => outbox.push(answerRequestOf(message, cloud.iceServers)), end: (error) => outbox.end(error) });
+      const answerer = await cloud.signaling.attach({ ...part, hosts, address, send: (message) => outbox.push(answerRequestOf(message, cloud.iceServers)), end: (error) => outbox.end(error) });
       const beats = startHeartbeats(cloud.clock, heartbeatMs, outbox);
       try {
         if (answerer.replaced !== undefined) log(`took the place of the one from ${answerer.replaced || "an unknown address"} (do two machines run with this part's key?)`);

@@ -28,7 +28,7 @@ export function signalingCallPart(cloud: CloudContext): Pick<ServiceImpl<typeof 
       await reachableMachine(cloud, principal, host);
       // A caller gone while it was being checked offers the machine nothing.
       if (context.signal.aborted) return;
-      const call = cloud.signaling.call({ host, caller: principal.subject, sdp: request.sdp, disableTrickle: request.disableTrickle });
+      const call = await cloud.signaling.call({ host, caller: principal.subject, sdp: request.sdp, disableTrickle: request.disableTrickle });
       try {
         for (;;) {
           const next = await call.toCaller.take(context.signal);
@@ -44,9 +44,9 @@ export function signalingCallPart(cloud: CloudContext): Pick<ServiceImpl<typeof 
       }
     },
 
-    callUpdate(request, context) {
+    async callUpdate(request, context) {
       const principal = callerOf(context);
-      cloud.signaling.update(request.uuid, principal.subject, calledHost(context), fromCallUpdate(request));
+      await cloud.signaling.update(request.uuid, principal.subject, calledHost(context), fromCallUpdate(request));
       return {};
     },
 

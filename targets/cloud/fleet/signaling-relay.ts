@@ -1,10 +1,9 @@
 // The WebRTC signaling relay: which machines answer calls here, for which of their names, and the
 // calls being set up between callers and them. A machine holds an Answer stream open (attach);
 // a caller's offer goes down it with a fresh uuid, and what the machine says for that uuid comes
-// back to the caller (relayed-call.ts has one call's phases). All of it lives in this process's
-// memory and nowhere else: with several replicas of svc-cloud, a replica relays only the machines
-// whose Answer streams it holds, so a caller reaching another replica hears that no machine
-// answers (sharing the registry through the database is a later step).
+// back to the caller (relayed-call.ts has one call's phases). It knows the machines whose Answer
+// streams this process holds; with several replicas of svc-cloud, replicated-signaling.ts finds a
+// machine held elsewhere and passes calls between this relay and the replica holding it.
 //
 // What a hostile caller can cost is bounded here: a principal has at most `callsPerCaller` calls
 // being set up at once and a machine at most `callsPerMachine`, each call relays a bounded number
@@ -74,6 +73,8 @@ export interface CallOffer {
   readonly caller: string;
   readonly sdp: string;
   readonly disableTrickle: boolean;
+  /** The call's uuid when another replica chose it; a new one otherwise. */
+  readonly uuid?: string;
 }
 
 export interface CallHandle {
@@ -93,6 +94,8 @@ export interface SignalingRelay {
   call(offer: CallOffer): CallHandle;
   /** A caller's update for its call `uuid` on `host`: NOT_FOUND unless it is that caller's call there (in flight or ended lately). */
   update(uuid: string, caller: string, host: string, update: FromCaller): void;
+  /** Ends the Answer stream of `partId` held here, if one is: a newer one is held elsewhere. */
+  release(partId: string): void;
   /** What it holds, for diagnostics and tests. */
   counts(): { answerers: number; calls: number; ended: number };
 }
@@ -133,6 +136,11 @@ export function createSignalingRelay(options: SignalingRelayOptions): SignalingR
     for (const call of [...machine.calls]) call.machineGone();
   }
 
+  function replaced(machine: Registered): void {
+    retire(machine);
+    machine.options.end(new SvcError(Code.Aborted, "a newer Answer stream of this part took its place"));
+  }
+
   function register(answerer: AnswererOptions): Registered {
     const { partId, machineId, organizationId } = answerer;
     const machine: Registered = { partId, machineId, organizationId, hosts: new Set(answerer.hosts), options: answerer, calls: new Set(), attached: true };
@@ -159,10 +167,7 @@ export function createSignalingRelay(options: SignalingRelayOptions): SignalingR
   return {
     attach(answerer) {
       const previous = byPart.get(answerer.partId);
-      if (previous !== undefined) {
-        retire(previous);
-        previous.options.end(new SvcError(Code.Aborted, "a newer Answer stream of this part took its place"));
-      }
+      if (previous !== undefined) replaced(previous);
       const machine = register(answerer);
       return {
         replaced: previous?.options.address,
@@ -178,7 +183,7 @@ export function createSignalingRelay(options: SignalingRelayOptions): SignalingR
       const machine = byHost.get(offer.host);
       if (machine === undefined) throw noMachineAnswers(offer.host);
       admitCall(machine, offer.caller);
-      const uuid = newUuid();
+      const uuid = offer.uuid ?? newUuid();
       const call = startRelayedCall({
         uuid,
         caller: offer.caller,
@@ -202,6 +207,10 @@ export function createSignalingRelay(options: SignalingRelayOptions): SignalingR
       // A call that ended lately: its caller's last words are taken, and go nowhere.
       if (late !== undefined && late.caller === caller && late.hosts.has(host)) return;
       throw new SvcError(Code.NotFound, `no call ${boundText(uuid, 64)} to update`);
+    },
+    release(partId) {
+      const machine = byPart.get(partId);
+      if (machine !== undefined) replaced(machine);
     },
     counts: () => ({ answerers: byPart.size, calls: calls.size, ended: ended.size }),
   };

@@ -1,11 +1,13 @@
 // Hands what happens to a part (a new revision, new log entries) to whoever listens to that part,
-// at once, in one process. Several replicas share these through their database later.
+// at once, in one process (revision-bus.ts carries revisions between replicas).
 export interface TopicBus<T> {
   publish(partId: string, value: T): void;
   /** Calls `listener` with each value published for `partId` until the returned function is called. */
   subscribe(partId: string, listener: (value: T) => void): () => void;
   /** How many listeners there are (for diagnostics and tests). */
   listeners(): number;
+  /** The parts listened to. */
+  topics(): string[];
 }
 
 export function createTopicBus<T>(): TopicBus<T> {
@@ -30,5 +32,6 @@ export function createTopicBus<T>(): TopicBus<T> {
       };
     },
     listeners: () => count,
+    topics: () => [...byPart.keys()],
   };
 }

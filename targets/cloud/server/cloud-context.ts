@@ -8,7 +8,7 @@ import type { LogBus } from "../fleet/log-bus.js";
 import type { IceServer } from "../fleet/ice-servers.js";
 import type { PartlessConfigs } from "../fleet/partless-configs.js";
 import type { RevisionBus } from "../fleet/revision-bus.js";
-import type { SignalingRelay } from "../fleet/signaling-relay.js";
+import type { Signaling } from "../fleet/signaling.js";
 import type { Store } from "../storage/open-store.js";
 import type { AddressLog } from "./address-log.js";
 
@@ -28,7 +28,7 @@ export interface CloudContext {
   /** The data folder (`--data`): the store and what svc-cloud keeps beside it. */
   dataDir: string;
   /** The machines answering WebRTC calls here, and the calls being set up with them. */
-  signaling: SignalingRelay;
+  signaling: Signaling;
   /** The ICE servers callers and machines are told to use (`--ice-server`). */
   iceServers: readonly IceServer[];
   /** Lines about what a caller or machine did, bounded per address. */

@@ -2,20 +2,82 @@
 // holds a shared advisory lock, on a connection of its own, for as long as it serves: several
 // replicas serve one database side by side. A restore takes the same lock exclusively, so it never
 // replaces the database under a running service, and no service starts while a restore runs. A
-// lock held by a process that died goes with its connection. (The data folder's PID file,
-// serve-lock.ts, still keeps one server per folder: the folder's files, uploads and releases, are
-// swept at start, which a second server on the same folder would do under the first.)
+// lock held by a process that died goes with its connection. A serving process whose connection is
+// lost (PostgreSQL restarted) takes its claim again on a new one, waiting longer between tries up
+// to half a minute; a restore that got in meanwhile is said in the log at each try. (The data
+// folder's PID file, serve-lock.ts, still keeps one server per folder: the folder's files, uploads
+// and releases, are swept at start, which a second server on the same folder would do under the
+// first.)
 import pg from "pg";
-import { Code, SvcError } from "../../../core/index.js";
+import { Code, SvcError, type Clock } from "../../../core/index.js";
 import { withoutPassword } from "./database-url.js";
 import { fromPostgresError } from "./postgres-error.js";
 import { LOCK_CLASS, SERVING } from "./postgres-locks.js";
 
 export type DatabaseClaim = "serve" | "restore";
 
-/** Claims the database at `url` for serving (shared) or restoring (alone); answers the release. Refused while the other kind holds it. */
-export async function claimDatabase(url: string, claim: DatabaseClaim): Promise<() => Promise<void>> {
-  const client = new pg.Client({ connectionString: url });
+/** Who is told when a serving claim was lost, and when to try again. */
+export interface ClaimKeeping {
+  clock: Clock;
+  log: (line: string) => void;
+}
+
+const RETAKE_FIRST_MS = 1000;
+const RETAKE_MAX_MS = 30_000;
+
+/**
+ * Claims the database at `url` for serving (shared) or restoring (alone); answers the release.
+ * Refused while the other kind holds it. With `keeping`, a claim whose connection is lost is taken again.
+ */
+export async function claimDatabase(url: string, claim: DatabaseClaim, keeping?: ClaimKeeping): Promise<() => Promise<void>> {
+  let client = await take(url, claim);
+  let released = false;
+  let failures = 0;
+  let retry: unknown;
+
+  const lost = () => {
+    if (released || keeping === undefined || retry !== undefined) return;
+    const waitMs = Math.min(RETAKE_FIRST_MS * 2 ** failures, RETAKE_MAX_MS);
+    retry = keeping.clock.setTimeout(() => {
+      retry = undefined;
+      take(url, claim).then(
+        (next) => {
+          if (released) return void next.end().catch(() => undefined);
+          client = next;
+          failures = 0;
+          watch(next);
+          keeping.log(`svc-cloud: holding the claim to serve ${withoutPassword(url)} again`);
+        },
+        (thrown: unknown) => {
+          failures++;
+          keeping.log(`svc-cloud: taking the claim to serve ${withoutPassword(url)} again failed (${(thrown as Error).message}); trying again`);
+          lost();
+        },
+      );
+    }, waitMs);
+  };
+
+  const watch = (which: pg.Client) => {
+    const gone = () => {
+      if (client !== which) return;
+      which.end().catch(() => undefined);
+      lost();
+    };
+    which.on("error", gone);
+    which.on("end", gone);
+  };
+
+  watch(client);
+  return async () => {
+    released = true;
+    if (retry !== undefined) keeping?.clock.clearTimeout(retry);
+    await client.end().catch(() => undefined);
+  };
+}
+
+/** A connection holding the claim. */
+async function take(url: string, claim: DatabaseClaim): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, keepAlive: true });
   // The claim lasts as long as this connection; an error on it ends the claim, not the process.
   client.on("error", () => undefined);
   try {
@@ -27,9 +89,7 @@ export async function claimDatabase(url: string, claim: DatabaseClaim): Promise<
     await client.end().catch(() => undefined);
     throw fromPostgresError(thrown);
   }
-  return async () => {
-    await client.end().catch(() => undefined);
-  };
+  return client;
 }
 
 function refusal(url: string, claim: DatabaseClaim): SvcError {

@@ -104,3 +104,18 @@ export async function currentRevision(db: Kysely<Tables>, partId: string): Promi
   if (row === undefined) throw new SvcError(Code.NotFound, `no part ${partId}`);
   return row;
 }
+
+/** The current revision of each of `partIds` that exists, as notices (read in batches of 500). */
+export async function currentRevisions(db: Kysely<Tables>, partIds: readonly string[]): Promise<{ partId: string; revision: number; time: number }[]> {
+  const notices: { partId: string; revision: number; time: number }[] = [];
+  for (let at = 0; at < partIds.length; at += 500) {
+    const rows = await db
+      .selectFrom("parts")
+      .innerJoin("part_revisions", (join) => join.onRef("part_revisions.part_id", "=", "parts.id").onRef("part_revisions.revision", "=", "parts.revision"))
+      .select(["parts.id as partId", "part_revisions.revision as revision", "part_revisions.created_at as time"])
+      .where("parts.id", "in", partIds.slice(at, at + 500))
+      .execute();
+    for (const row of rows) notices.push({ partId: row.partId, revision: Number(row.revision), time: Number(row.time) });
+  }
+  return notices;
+}

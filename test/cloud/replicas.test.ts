@@ -1,0 +1,221 @@
+// svc-cloud as several replicas on one real PostgreSQL, with real svc-server machines: an edit made
+// through any replica reaches a machine whose push stream another replica holds (the machines poll
+// only hourly here, so only the push can bring it); behind a TCP load balancer, a replica killed
+// with SIGKILL while machines log and people edit loses nothing it had answered for, and its
+// machines move to the replica left; and PostgreSQL restarted under the same load is survived:
+// every replica serves again and pushes reach machines again.
+import * as VIAM from "@viamrobotics/sdk";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AppService } from "../../proto/gen/app/v1/app_pb.js";
+import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { signedInClient } from "../helpers/cloud-client.js";
+import { loopbackNetwork } from "../helpers/cloud-managed.js";
+import { runCloud, startCloud, type CloudProcess, type InitResult, type MachineCredentials } from "../helpers/cloud-process.js";
+import { eventually } from "../helpers/eventually.js";
+import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server.js";
+import { dialSdk } from "../helpers/sdk-robot.js";
+import { startSvcServer, type SvcServerProcess } from "../helpers/svc-server-process.js";
+import { startTcpBalancer, type TcpBalancer } from "../helpers/tcp-balancer.js";
+
+let server: PostgresServer;
+const clouds: CloudProcess[] = [];
+const machines: SvcServerProcess[] = [];
+const robots: VIAM.RobotClient[] = [];
+const balancers: TcpBalancer[] = [];
+const folders: string[] = [];
+
+beforeAll(async () => {
+  server = await startPostgresServer();
+});
+afterEach(async () => {
+  for (const robot of robots.splice(0)) await robot.disconnect();
+  for (const machine of machines.splice(0)) await machine.stop();
+  for (const balancer of balancers.splice(0)) await balancer.close();
+  for (const cloud of clouds.splice(0)) await cloud.stop();
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-cloud-replica-"));
+  folders.push(dir);
+  return dir;
+}
+
+/** `count` replicas serving one new database, initialised once. */
+async function replicas(count: number): Promise<{ database: string; init: InitResult; clouds: CloudProcess[] }> {
+  const database = await server.createDatabase();
+  const made = runCloud(["init"], folder(), database);
+  expect(made.status).toBe(0);
+  const init = JSON.parse(made.stdout) as InitResult;
+  const started: CloudProcess[] = [];
+  for (let i = 0; i < count; i++) {
+    const cloud = await startCloud({ database, reuse: { dataDir: folder(), init } });
+    clouds.push(cloud);
+    started.push(cloud);
+  }
+  return { database, init, clouds: started };
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+/** A machine made through `cloud`, its svc-server reaching svc-cloud at `address`, polling only hourly. */
+async function machine(cloud: CloudProcess, name: string, address: string) {
+  const credentials = cloud.createMachine(name);
+  const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+  await app.updateRobotPart({ id: credentials.cloud.id, name: "", robotConfig: { network: loopbackNetwork } as never });
+  const cloudPart: MachineCredentials["cloud"] & { refresh_interval: string } = { ...credentials.cloud, app_address: address, refresh_interval: "1h" };
+  const process = await startSvcServer({ cloud: cloudPart }, { env: { SVC_CLOUD_CACHE: folder() } });
+  machines.push(process);
+  const robot = await dialSdk(process.sdkHost);
+  robots.push(robot);
+  return { partId: credentials.cloud.id, key: credentials.cloud.api_key, process, robot };
+}
+
+type Machine = Awaited<ReturnType<typeof machine>>;
+
+/** Gives the part a sensor named `sensor` through `cloud`'s app API. */
+async function edit(cloud: CloudProcess, partId: string, sensor: string): Promise<void> {
+  const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+  await app.updateRobotPart({
+    id: partId,
+    name: "",
+    robotConfig: { network: loopbackNetwork, components: [{ name: sensor, api: "rdk:component:sensor", model: "fake" }] } as never,
+  });
+}
+
+async function runs(robot: VIAM.RobotClient, sensor: string): Promise<true | undefined> {
+  const names = (await robot.resourceNames()).map((n) => n.name);
+  return names.includes(sensor) ? true : undefined;
+}
+
+describe("svc-cloud replicas on one PostgreSQL", () => {
+  it("pushes an edit made through one replica to machines whose streams the others hold", async () => {
+    const { clouds: [a, b, c] } = await replicas(3);
+    const onB = await machine(a!, "on-b", b!.url);
+    const onC = await machine(a!, "on-c", c!.url);
+    await edit(a!, onB.partId, "made-through-a");
+    await edit(b!, onC.partId, "made-through-b");
+    await eventually(() => runs(onB.robot, "made-through-a"), "the machine held by B running A's edit");
+    await eventually(() => runs(onC.robot, "made-through-b"), "the machine held by C running B's edit");
+  });
+});
+
+/**
+ * What people and machines do meanwhile, through `url`: a part logs numbered entries one call at a
+ * time, and someone edits another part again and again; each writer notes what was answered OK and,
+ * when a call fails, tries again with the next number. `stop()` ends both and answers the notes.
+ */
+function startLoad(url: string, init: InitResult, logger: { partId: string; key: { id: string; key: string } }, edited: string) {
+  let stopping = false;
+  const logged: number[] = [];
+  const edits: number[] = [];
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+  const logs = (async () => {
+    const robot = await signedInClient(RobotService, url, logger.key);
+    for (let n = 1; !stopping; n++) {
+      try {
+        await robot.log({ id: logger.partId, logs: [{ host: "loader", level: "info", loggerName: "load", message: `entry ${n}`, time: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 } }] });
+        logged.push(n);
+      } catch {
+        await pause();
+      }
+    }
+  })();
+  const editing = (async () => {
+    const app = await signedInClient(AppService, url, init.api_key);
+    for (let n = 1; !stopping; n++) {
+      try {
+        await app.updateRobotPart({ id: edited, name: "", robotConfig: { network: loopbackNetwork, components: [{ name: `edit-${n}`, api: "rdk:component:sensor", model: "fake" }] } as never });
+        edits.push(n);
+      } catch {
+        await pause();
+      }
+      await pause();
+    }
+  })();
+  return {
+    progress: () => ({ logged: logged.length, edits: edits.length }),
+    async stop() {
+      stopping = true;
+      await Promise.all([logs, editing]);
+      return { logged, edits };
+    },
+  };
+}
+
+/** That every answered entry and edit is in the store, read through `cloud`. */
+async function nothingLost(cloud: CloudProcess, loggerPart: string, editedPart: string, done: { logged: number[]; edits: number[] }) {
+  const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
+  const { logs } = await app.getRobotPartLogs({ id: loggerPart, limit: 1000n });
+  const stored = new Set(logs.map((entry) => entry.message));
+  expect(done.logged.filter((n) => !stored.has(`entry ${n}`))).toEqual([]);
+  const { history } = await app.getRobotPartHistory({ id: editedPart });
+  const names = new Set(history.map((entry) => ((entry.old?.robotConfig?.components as { name: string }[] | undefined) ?? [])[0]?.name));
+  expect(done.edits.filter((n) => !names.has(`edit-${n}`))).toEqual([]);
+}
+
+/** Two replicas behind a balancer, three machines reaching svc-cloud through it, and a part to log and one to edit. */
+async function fleetBehindBalancer() {
+  const { database, init, clouds: [a, b] } = await replicas(2);
+  const balancer = await startTcpBalancer([portOf(a!.url), portOf(b!.url)]);
+  balancers.push(balancer);
+  const fleet: Machine[] = [];
+  for (const name of ["m1", "m2", "m3"]) fleet.push(await machine(a!, name, balancer.url));
+  const logger = a!.createMachine("logger");
+  const edited = a!.createMachine("edited");
+  return { database, init, a: a!, b: b!, balancer, fleet, logger: { partId: logger.cloud.id, key: logger.cloud.api_key }, edited: edited.cloud.id };
+}
+
+async function loadUntil(load: ReturnType<typeof startLoad>, more: number, what: string) {
+  const from = load.progress();
+  await eventually(() => {
+    const now = load.progress();
+    return now.logged >= from.logged + more && now.edits >= from.edits + more ? true : undefined;
+  }, what, { timeoutMs: 60_000 });
+}
+
+describe("svc-cloud replicas through failures", () => {
+  it("loses nothing when a replica is killed under load, and its machines move to the one left", async () => {
+    const { init, a, b, balancer, fleet, logger, edited } = await fleetBehindBalancer();
+    await eventually(() => ((balancer.connections().get(portOf(b.url)) ?? 0) > 0 ? true : undefined), "some connection held by B");
+    const load = startLoad(balancer.url, init, logger, edited);
+    await loadUntil(load, 20, "load through both replicas");
+    b.child.kill("SIGKILL");
+    await loadUntil(load, 20, "load carried on by the replica left");
+    const done = await load.stop();
+    await nothingLost(a, logger.partId, edited, done);
+    // Every machine follows an edit again: its stream is now held by A.
+    for (const [i, m] of fleet.entries()) await edit(a, m.partId, `after-kill-${i}`);
+    for (const [i, m] of fleet.entries()) await eventually(() => runs(m.robot, `after-kill-${i}`), `machine ${i + 1} running the edit made after the kill`, { timeoutMs: 90_000 });
+    expect(balancer.connections().get(portOf(b.url)) ?? 0).toBe(0);
+  });
+
+  it("survives PostgreSQL restarting under load: nothing answered is lost, and pushes reach every replica's machines again", async () => {
+    const { database, init, a, b, fleet, logger, edited } = await fleetBehindBalancer();
+    const load = startLoad(a.url.replace(/:\d+$/, `:${portOf(b.url)}`), init, logger, edited);
+    await loadUntil(load, 20, "load before the restart");
+    await server.restart();
+    await loadUntil(load, 20, "load after the restart");
+    const done = await load.stop();
+    expect(a.child.exitCode).toBeNull();
+    expect(b.child.exitCode).toBeNull();
+    // Each replica listens for the others' notices again, and holds its claim to serve again (a
+    // restore is refused while it serves).
+    for (const replica of [a, b]) {
+      await eventually(() => (replica.stderr().includes("listening for other replicas' notices again") ? true : undefined), "the channel made again", { timeoutMs: 60_000 });
+      await eventually(() => (replica.stderr().includes("holding the claim to serve") ? true : undefined), "the claim taken again", { timeoutMs: 60_000 });
+    }
+    const backup = join(folder(), "fleet.dump");
+    expect(a.run(["backup", backup]).status).toBe(0);
+    expect(runCloud(["restore", backup], folder(), database).stderr).toMatch(/serves \S+ \(one process or more\): stop every one/);
+    await nothingLost(a, logger.partId, edited, done);
+    for (const [i, m] of fleet.entries()) await edit(i % 2 === 0 ? a : b, m.partId, `after-restart-${i}`);
+    for (const [i, m] of fleet.entries()) await eventually(() => runs(m.robot, `after-restart-${i}`), `machine ${i + 1} running the edit made after the restart`, { timeoutMs: 90_000 });
+  });
+});
