@@ -14,6 +14,7 @@ import { createPartlessConfigs } from "./fleet/partless-configs.js";
 import { createRevisionBus } from "./fleet/revision-bus.js";
 import { createLocalChannel, type ReplicaChannel } from "./fleet/replica-channel.js";
 import { openPostgresChannel } from "./fleet/postgres-channel.js";
+import { followForeignWrites } from "./fleet/foreign-writes.js";
 import { currentRevisions } from "./storage/revisions.js";
 import type { IceServer } from "./fleet/ice-servers.js";
 import { createSignalingRelay } from "./fleet/signaling-relay.js";
@@ -96,6 +97,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       bodyStallMs: options.bodyStallMs,
       quietBodies: new Map([[ANSWER_PATH, ANSWER_QUIET_MS]]),
     });
+    const stopFollowing = followForeignWrites(store, channel);
     signaling = await signalingFor(store, channel, options);
     const revisions = createRevisionBus({ channel, current: (partIds) => currentRevisions(store.db, partIds), log: options.log });
     const publicUrl = options.publicUrl ?? listeningUrl(options.host, listening.port, options.tls !== undefined);
@@ -148,6 +150,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
         rotation();
         retention.stop();
         revisions.close();
+        stopFollowing();
         await relay.close();
         await replicas.close();
         await closeAll(open, store);

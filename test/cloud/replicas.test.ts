@@ -1,9 +1,10 @@
 // svc-cloud as several replicas on one real PostgreSQL, with real svc-server machines: an edit made
 // through any replica reaches a machine whose push stream another replica holds (the machines poll
-// only hourly here, so only the push can bring it); behind a TCP load balancer, a replica killed
-// with SIGKILL while machines log and people edit loses nothing it had answered for, and its
-// machines move to the replica left; and PostgreSQL restarted under the same load is survived:
-// every replica serves again and pushes reach machines again.
+// only hourly here, so only the push can bring it), and a key revoked through one replica is
+// refused by the others, which keep what they checked between calls; behind a TCP load balancer,
+// a replica killed with SIGKILL while machines log and people edit loses nothing it had answered
+// for, and its machines move to the replica left; and PostgreSQL restarted under the same load is
+// survived: every replica serves again and pushes reach machines again.
 import * as VIAM from "@viamrobotics/sdk";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
+import { CloudService } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
 import { loopbackNetwork } from "../helpers/cloud-managed.js";
 import { runCloud, startCloud, type CloudProcess, type InitResult, type MachineCredentials } from "../helpers/cloud-process.js";
@@ -103,6 +105,20 @@ describe("svc-cloud replicas on one PostgreSQL", () => {
     await edit(b!, onC.partId, "made-through-b");
     await eventually(() => runs(onB.robot, "made-through-a"), "the machine held by B running A's edit");
     await eventually(() => runs(onC.robot, "made-through-b"), "the machine held by C running B's edit");
+  });
+
+  it("refuses at every replica a key revoked through one, though each keeps what it checked", async () => {
+    const { clouds: [a, b] } = await replicas(2);
+    const made = a!.createMachine("removed");
+    const device = await signedInClient(CloudService, b!.url, made.cloud.api_key);
+    for (let i = 0; i < 3; i++) expect((await device.machineConfig({ partId: made.cloud.id })).revision).not.toBe("");
+    const app = await signedInClient(AppService, a!.url, a!.init.api_key);
+    const { part } = await app.getRobotPart({ id: made.cloud.id });
+    await app.deleteRobot({ id: part!.robot });
+    await eventually(
+      () => device.machineConfig({ partId: made.cloud.id }).then(() => undefined, (thrown: Error) => thrown.message),
+      "the revoked key refused through B",
+    ).then((message) => expect(message).toMatch(/unauthenticated.*revoked/));
   });
 });
 

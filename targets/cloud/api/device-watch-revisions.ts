@@ -14,7 +14,7 @@ import { createNoticeSlot } from "../fleet/notice-slot.js";
 import type { RevisionNotice } from "../fleet/revision-bus.js";
 import { callerOf } from "../server/caller.js";
 import type { CloudContext } from "../server/cloud-context.js";
-import { touchPart } from "../storage/device-store.js";
+import { LAST_ACCESS_RESOLUTION_MS, touchPart } from "../storage/device-store.js";
 import { currentRevision } from "../storage/revisions.js";
 
 /** How long a stream stays silent before it repeats the current revision. */
@@ -35,8 +35,16 @@ export function deviceWatchPart(cloud: CloudContext, heartbeatMs = WATCH_HEARTBE
       const slot = createNoticeSlot<RevisionNotice>(clock);
       // Subscribed before the current revision is read, so no save between the two is missed.
       const unsubscribe = revisions.subscribe(part.id, (notice) => slot.put(notice));
+      // The part's access is written only once LAST_ACCESS_RESOLUTION_MS old (touchPart's own rule):
+      // the stream knows when it last wrote it, so most heartbeats need no statement for it.
+      let accessed = part.last_access === null ? -Infinity : Number(part.last_access);
+      const touch = async () => {
+        if (principal.kind !== "part-key" || clock.now() <= accessed + LAST_ACCESS_RESOLUTION_MS) return;
+        accessed = clock.now();
+        await touchPart(store.db, part.id, accessed);
+      };
       try {
-        if (principal.kind === "part-key") await touchPart(store.db, part.id, clock.now());
+        await touch();
         const row = await currentRevision(store.db, part.id);
         let last: RevisionNotice = { partId: part.id, revision: row.revision, time: Number(row.created_at) };
         yield toWire(last);
@@ -46,7 +54,7 @@ export function deviceWatchPart(cloud: CloudContext, heartbeatMs = WATCH_HEARTBE
           if (next.kind === "quiet") {
             await resolvePrincipal(store, principal.subject);
             // A machine that only listens is still online: its heartbeat is its access.
-            if (principal.kind === "part-key") await touchPart(store.db, part.id, clock.now());
+            await touch();
             yield toWire(last);
             continue;
           }

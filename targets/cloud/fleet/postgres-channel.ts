@@ -139,6 +139,7 @@ export async function openPostgresChannel(options: PostgresChannelOptions): Prom
     },
     on: listeners.add,
     onResync: listeners.addResync,
+    listening: () => client !== undefined,
     async close() {
       closed = true;
       stopProbing();

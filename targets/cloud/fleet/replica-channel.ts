@@ -11,6 +11,8 @@ export interface ReplicaChannel {
   on(topic: string, listener: (body: string) => void): () => void;
   /** Calls `listener` each time messages may have been missed (the channel came back after a loss). */
   onResync(listener: () => void): () => void;
+  /** Whether messages reach this replica now (false while its listening connection is lost). */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export function createLocalChannel(): ReplicaChannel {
     send: async (topic, body) => listeners.deliver(topic, body),
     on: listeners.add,
     onResync: listeners.addResync,
+    listening: () => true,
     close: async () => {},
   };
 }

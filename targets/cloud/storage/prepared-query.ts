@@ -3,8 +3,11 @@
 // as the database's own work. Here the query is built with stand-ins for its values and compiled
 // once per database handle; each run puts the values where the stand-ins were. Only values change
 // between runs and they stay bound parameters, so the SQL is never assembled from input, and the
-// same works on every dialect kysely compiles for.
+// same works on every dialect kysely compiles for. On PostgreSQL the statement is named too, so the
+// server parses and plans it once per connection (named-statements.ts).
 import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import { nameStatement } from "./named-statements.js";
+import { isPostgres } from "./store-dialect.js";
 import type { Tables } from "./tables.js";
 
 /** Stands for the query's n-th value while it is built. */
@@ -24,6 +27,7 @@ export function preparedQuery<Row>(build: (db: Kysely<Tables>, ...values: Value[
 
   function compile(db: Kysely<Tables>) {
     const query = build(db, ...standIns).compile();
+    if (isPostgres(db)) nameStatement(query.sql);
     const slots = query.parameters.map((p) => standIns.indexOf(p as Value));
     const missing = standIns.findIndex((s) => !query.parameters.includes(s));
     if (missing >= 0) throw new Error(`a prepared query does not use its value ${missing}: ${query.sql}`);

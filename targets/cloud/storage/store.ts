@@ -11,6 +11,11 @@ export interface Store {
   readonly db: Kysely<Tables>;
   /** Whether tables may have changed since a read: for reads kept between calls. */
   readonly versions: TableVersions;
+  /**
+   * On PostgreSQL: `version` answers the same while no other process wrote a table whose reads are
+   * kept (fleet/foreign-writes.ts); until it is given, every read is taken as possibly stale.
+   */
+  hearForeignWrites?(version: () => unknown): void;
   /** Writes a consistent copy of the whole store to `file` while it is in use. */
   backup(file: string): Promise<void>;
   close(): Promise<void>;

@@ -7,9 +7,12 @@
 //   select (raw SQL, a schema change) marks every table;
 // - other processes' writes to the same file (the command line, a restore) are seen by SQLite's
 //   `data_version`, which changes whenever another connection commits: then every table is marked;
-// - on PostgreSQL another replica or the command line may commit at any moment and nothing tells
-//   this process (yet), so without a `dataVersion` every stamp marks every table: a read kept there
-//   is never answered again, and what is answered is never stale.
+// - on PostgreSQL another replica or the command line may commit at any moment: for the tables
+//   the database's triggers watch (`heard`), they tell every listening replica which table was
+//   written (fleet/foreign-writes.ts marks it), and `dataVersion` says whether this replica hears
+//   them; while it does not (no channel, or its connection lost) every stamp marks every table,
+//   and a stamp of a table no trigger watches always marks it: a read kept there is never
+//   answered again, and what is answered is never stale.
 // A mark is a step of one counter, so a stamp taken before a read tells afterwards whether
 // anything it read may have changed. A read inside a transaction is never kept: what it saw may
 // yet be rolled back.
@@ -32,13 +35,19 @@ export interface TableVersions {
   stamp(tables: readonly string[]): number;
   /** Marks what this process's queries write; given to kysely as a plugin. */
   readonly plugin: KyselyPlugin;
+  /** Marks `tables` (every table when undefined) as written by another process. */
+  foreign(tables: readonly string[] | undefined): void;
 }
 
 /**
  * `dataVersion` answers SQLite's `PRAGMA data_version` (or another store's sign of a foreign
  * change); without one, another process may have changed anything before each stamp.
  */
-export function createTableVersions(dataVersion?: () => unknown): TableVersions {
+/**
+ * With `heard`, `dataVersion` stands only for writes to those tables (another process's writes to
+ * them are marked through `foreign`); a stamp of any other table marks it, as if just written.
+ */
+export function createTableVersions(dataVersion?: () => unknown, heard?: ReadonlySet<string>): TableVersions {
   let counter = 0;
   const changed = new Map<string, number>();
   let everything = 0;
@@ -59,10 +68,13 @@ export function createTableVersions(dataVersion?: () => unknown): TableVersions 
         foreign = now;
         mark(undefined);
       }
+      const unheard = heard === undefined ? [] : tables.filter((table) => !heard.has(table));
+      if (unheard.length > 0) mark(unheard);
       let latest = everything;
       for (const table of tables) latest = Math.max(latest, changed.get(table) ?? 0);
       return latest;
     },
+    foreign: mark,
     plugin: {
       transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
         if (SelectQueryNode.is(node)) return node;

@@ -15,6 +15,7 @@ import * as logPartitions from "./0012-log-partitions.js";
 import * as signInFailures from "./0013-sign-in-failures.js";
 import * as fileBlobs from "./0014-file-blobs.js";
 import * as signalingAnswerers from "./0015-signaling-answerers.js";
+import * as keptTablesNotify from "./0016-kept-tables-notify.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-core": core,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "0013-sign-in-failures": signInFailures,
   "0014-file-blobs": fileBlobs,
   "0015-signaling-answerers": signalingAnswerers,
+  "0016-kept-tables-notify": keptTablesNotify,
 };
