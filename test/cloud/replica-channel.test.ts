@@ -1,8 +1,8 @@
 // The replicas' channel: on PostgreSQL two replicas (two stores and two channels on one real
 // database) each hear what either sends, a message far past NOTIFY's 8000 bytes (with characters of
-// several bytes) arrives whole and once, a piece that is not svc-cloud's is passed over, and once
-// PostgreSQL restarts each channel listens again and says that it may have missed messages. The
-// local channel of a lone SQLite svc-cloud delivers at once. The revision bus carries a fragment's
+// several bytes) arrives whole and once, one replica's messages arrive in the order it sent them,
+// a piece that is not svc-cloud's is passed over, and once PostgreSQL restarts each channel
+// listens again and says that it may have missed messages. The local channel of a lone SQLite svc-cloud delivers at once. The revision bus carries a fragment's
 // edit to every part as notices that read back as they were written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeNotices, encodeNotices } from "../../targets/cloud/fleet/revision-bus.js";
@@ -45,6 +45,11 @@ describe("the replicas' channel", () => {
       await a.channel.send("other", "not for these listeners");
       for (const r of [a, b]) await eventually(() => (r.heard.length === 2 ? true : undefined), "both messages");
       for (const r of [a, b]) expect(r.heard).toEqual(["short", long]);
+      // Sent without waiting, one after another: heard in that order.
+      const burst = Array.from({ length: 40 }, (_, i) => `burst ${i}`);
+      await Promise.all(burst.map((text) => a.channel.send("test", text)));
+      for (const r of [a, b]) await eventually(() => (r.heard.length === 2 + burst.length ? true : undefined), "the burst");
+      for (const r of [a, b]) expect(r.heard.slice(2)).toEqual(burst);
 
       await server.restart();
       for (const r of [a, b]) await eventually(() => (r.resyncs.length > 0 ? true : undefined), "a resync after the restart", { timeoutMs: 60_000 });

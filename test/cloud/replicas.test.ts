@@ -122,6 +122,9 @@ describe("svc-cloud replicas on one PostgreSQL", () => {
   });
 });
 
+/** Each call of the load has a deadline, as svc-server's calls to svc-cloud do (15 s). */
+const CALL_DEADLINE_MS = 15_000;
+
 /**
  * What people and machines do meanwhile, through `url`: a part logs numbered entries one call at a
  * time, and someone edits another part again and again; each writer notes what was answered OK and,
@@ -136,7 +139,7 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
     const robot = await signedInClient(RobotService, url, logger.key);
     for (let n = 1; !stopping; n++) {
       try {
-        await robot.log({ id: logger.partId, logs: [{ host: "loader", level: "info", loggerName: "load", message: `entry ${n}`, time: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 } }] });
+        await robot.log({ id: logger.partId, logs: [{ host: "loader", level: "info", loggerName: "load", message: `entry ${n}`, time: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 } }] }, { timeoutMs: CALL_DEADLINE_MS });
         logged.push(n);
       } catch {
         await pause();
@@ -147,7 +150,7 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
     const app = await signedInClient(AppService, url, init.api_key);
     for (let n = 1; !stopping; n++) {
       try {
-        await app.updateRobotPart({ id: edited, name: "", robotConfig: { network: loopbackNetwork, components: [{ name: `edit-${n}`, api: "rdk:component:sensor", model: "fake" }] } as never });
+        await app.updateRobotPart({ id: edited, name: "", robotConfig: { network: loopbackNetwork, components: [{ name: `edit-${n}`, api: "rdk:component:sensor", model: "fake" }] } as never }, { timeoutMs: CALL_DEADLINE_MS });
         edits.push(n);
       } catch {
         await pause();
@@ -210,7 +213,7 @@ describe("svc-cloud replicas through failures", () => {
     for (const [i, m] of fleet.entries()) await edit(a, m.partId, `after-kill-${i}`);
     for (const [i, m] of fleet.entries()) await eventually(() => runs(m.robot, `after-kill-${i}`), `machine ${i + 1} running the edit made after the kill`, { timeoutMs: 90_000 });
     expect(balancer.connections().get(portOf(b.url)) ?? 0).toBe(0);
-  });
+  }, 240_000);
 
   it("survives PostgreSQL restarting under load: nothing answered is lost, and pushes reach every replica's machines again", async () => {
     const { database, init, a, b, fleet, logger, edited } = await fleetBehindBalancer();
@@ -233,5 +236,5 @@ describe("svc-cloud replicas through failures", () => {
     await nothingLost(a, logger.partId, edited, done);
     for (const [i, m] of fleet.entries()) await edit(i % 2 === 0 ? a : b, m.partId, `after-restart-${i}`);
     for (const [i, m] of fleet.entries()) await eventually(() => runs(m.robot, `after-restart-${i}`), `machine ${i + 1} running the edit made after the restart`, { timeoutMs: 90_000 });
-  });
+  }, 240_000);
 });

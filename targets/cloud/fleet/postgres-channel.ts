@@ -46,37 +46,18 @@ export async function openPostgresChannel(options: PostgresChannelOptions): Prom
   const { clock, db, log } = options;
   const random = options.random ?? Math.random;
   const listeners = createChannelListeners();
-  const partials = new Map<string, Partial>();
   const sender = randomUUID().slice(0, 8);
   let sent = 0;
   let client: pg.Client | undefined;
   let closed = false;
   let failures = 0;
   let reconnecting: unknown;
+  // One send at a time: each commits before the next goes out, so this replica's messages reach
+  // every replica in the order they were sent (two of the pool's connections could commit the
+  // other way round: a machine's answer behind its own candidate).
+  let sending: Promise<unknown> = Promise.resolve();
 
-  const received = (payload: string) => {
-    const piece = parsePiece(payload);
-    if (piece === undefined) return;
-    if (piece.total === 1) return listeners.deliver(piece.topic, piece.text);
-    forgetStale();
-    const partial = partials.get(piece.id) ?? { pieces: new Array<string>(piece.total).fill(""), left: piece.total, since: clock.now() };
-    if (!partials.has(piece.id)) {
-      if (partials.size >= PARTIALS_MAX) return;
-      partials.set(piece.id, partial);
-    }
-    if (partial.pieces[piece.seq] === "" && piece.seq < partial.pieces.length) {
-      partial.pieces[piece.seq] = piece.text;
-      partial.left--;
-    }
-    if (partial.left > 0) return;
-    partials.delete(piece.id);
-    listeners.deliver(piece.topic, partial.pieces.join(""));
-  };
-
-  const forgetStale = () => {
-    const cutoff = clock.now() - PARTIAL_KEEP_MS;
-    for (const [id, partial] of partials) if (partial.since < cutoff) partials.delete(id);
-  };
+  const received = reassembling(clock, listeners.deliver);
 
   // One listening connection, from connecting to its loss.
   const connect = async () => {
@@ -132,10 +113,13 @@ export async function openPostgresChannel(options: PostgresChannelOptions): Prom
   await connect();
   const stopProbing = every(clock, PROBE_MS, probe);
   return {
-    async send(topic, body) {
+    send(topic, body) {
       const id = `${sender}.${++sent}`;
       const pieces = splitBytes(body, PIECE_BYTES).map((text, seq, all) => `${id} ${seq} ${all.length} ${topic}\n${text}`);
-      await sql`select ${sql.join(pieces.map((piece) => sql`pg_notify(${CHANNEL}, ${piece})`))}`.execute(db);
+      const notify = () => sql`select ${sql.join(pieces.map((piece) => sql`pg_notify(${CHANNEL}, ${piece})`))}`.execute(db);
+      const done = sending.then(notify, notify);
+      sending = done.catch(() => undefined);
+      return done.then(() => undefined);
     },
     on: listeners.add,
     onResync: listeners.addResync,
@@ -149,6 +133,36 @@ export async function openPostgresChannel(options: PostgresChannelOptions): Prom
       await last?.end().catch(() => undefined);
     },
   };
+}
+
+/** Hands each whole message to `deliver`, putting pieces of a longer one together first. */
+function reassembling(clock: Clock, deliver: (topic: string, body: string) => void): (payload: string) => void {
+  const partials = new Map<string, Partial>();
+  const received = (payload: string) => {
+    const piece = parsePiece(payload);
+    if (piece === undefined) return;
+    if (piece.total === 1) return deliver(piece.topic, piece.text);
+    forgetStale();
+    const partial = partials.get(piece.id) ?? { pieces: new Array<string>(piece.total).fill(""), left: piece.total, since: clock.now() };
+    if (!partials.has(piece.id)) {
+      if (partials.size >= PARTIALS_MAX) return;
+      partials.set(piece.id, partial);
+    }
+    if (partial.pieces[piece.seq] === "" && piece.seq < partial.pieces.length) {
+      partial.pieces[piece.seq] = piece.text;
+      partial.left--;
+    }
+    if (partial.left > 0) return;
+    partials.delete(piece.id);
+    deliver(piece.topic, partial.pieces.join(""));
+  };
+
+  const forgetStale = () => {
+    const cutoff = clock.now() - PARTIAL_KEEP_MS;
+    for (const [id, partial] of partials) if (partial.since < cutoff) partials.delete(id);
+  };
+
+  return received;
 }
 
 interface Piece {

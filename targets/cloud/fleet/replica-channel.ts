@@ -5,7 +5,7 @@
 // nothing: whoever listens and may have missed messages (the connection to the database was lost
 // for a while) is told so by `onResync` and reads again what it depends on.
 export interface ReplicaChannel {
-  /** Hands `body` to every listener of `topic` on every replica. */
+  /** Hands `body` to every listener of `topic` on every replica; one replica's messages arrive in the order sent. */
   send(topic: string, body: string): Promise<void>;
   /** Calls `listener` with each body sent on `topic` until the returned function is called. */
   on(topic: string, listener: (body: string) => void): () => void;
