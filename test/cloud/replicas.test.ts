@@ -134,6 +134,7 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
   let stopping = false;
   const logged: number[] = [];
   const edits: number[] = [];
+  const lastFailure = { log: "", edit: "" };
   const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
   const logs = (async () => {
     const robot = await signedInClient(RobotService, url, logger.key);
@@ -141,7 +142,8 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
       try {
         await robot.log({ id: logger.partId, logs: [{ host: "loader", level: "info", loggerName: "load", message: `entry ${n}`, time: { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 } }] }, { timeoutMs: CALL_DEADLINE_MS });
         logged.push(n);
-      } catch {
+      } catch (thrown) {
+        lastFailure.log = `${new Date().toISOString()} ${String(thrown)}`;
         await pause();
       }
     }
@@ -152,7 +154,8 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
       try {
         await app.updateRobotPart({ id: edited, name: "", robotConfig: { network: loopbackNetwork, components: [{ name: `edit-${n}`, api: "rdk:component:sensor", model: "fake" }] } as never }, { timeoutMs: CALL_DEADLINE_MS });
         edits.push(n);
-      } catch {
+      } catch (thrown) {
+        lastFailure.edit = `${new Date().toISOString()} ${String(thrown)}`;
         await pause();
       }
       await pause();
@@ -160,6 +163,8 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
   })();
   return {
     progress: () => ({ logged: logged.length, edits: edits.length }),
+    /** The last failed call of each writer, when and why: what a stalled load says. */
+    lastFailure: () => ({ ...lastFailure }),
     async stop() {
       stopping = true;
       await Promise.all([logs, editing]);
@@ -195,7 +200,8 @@ async function loadUntil(load: ReturnType<typeof startLoad>, more: number, what:
   const from = load.progress();
   await eventually(() => {
     const now = load.progress();
-    return now.logged >= from.logged + more && now.edits >= from.edits + more ? true : undefined;
+    if (now.logged >= from.logged + more && now.edits >= from.edits + more) return true;
+    throw new Error(`${now.logged - from.logged} more entries and ${now.edits - from.edits} more edits answered; last failures: ${JSON.stringify(load.lastFailure())}`);
   }, what, { timeoutMs: 60_000 });
 }
 

@@ -21,10 +21,17 @@ const FEATURE_NOT_SUPPORTED = "0A000";
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 
-/** pg's client, running a named query's text as the statement of its name. */
+/**
+ * pg's client, running a named query's text as the statement of its name. Its connection lost
+ * while no statement runs on it (the server restarting while a transaction holds it between two
+ * statements) is an 'error' event with no one to hear it, the pool hearing only its idle clients:
+ * heard here, it leaves the client unqueryable, so the transaction's next statement fails, and the
+ * pool drops the client when it comes back.
+ */
 export class NamingClient extends pg.Client {
   constructor(config?: pg.ClientConfig) {
     super(config);
+    this.on("error", () => undefined);
     const unnamed = this.query.bind(this) as Query;
     const named: Query = (text, values, callback) => {
       const name = typeof text === "string" && callback === undefined ? names.get(text) : undefined;

@@ -24,9 +24,13 @@ export const HEARD_TABLES: ReadonlySet<string> = new Set(["api_keys", "users"]);
 /** Connections each process keeps to the database at most. */
 const POOL_SIZE = 10;
 
+/** How long a call waits for a new connection before failing as unavailable (a server not answering). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Opens the store in the database at `url` and migrates it. */
 export async function openPostgresStore(url: string): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, types: storeTypes, max: POOL_SIZE, Client: NamingClient });
+  // TCP keepalive: a server gone without a word (a network cut) ends its connections in time.
+  const pool = new pg.Pool({ connectionString: url, types: storeTypes, max: POOL_SIZE, Client: NamingClient, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection the server ends (a restart, an administrator) is an 'error' event on the
   // pool, which would otherwise end the process; the pool drops it and the next query takes a new one.
   pool.on("error", () => undefined);

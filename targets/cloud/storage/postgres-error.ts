@@ -2,7 +2,7 @@
 // names the kind): a duplicate of a unique value is AlreadyExists, a row naming one that is not
 // there FailedPrecondition, a lost race PostgreSQL detected (serialisation, deadlock) Aborted, so
 // the caller tries again, text PostgreSQL cannot hold (a NUL character) InvalidArgument, and a
-// server shutting down, restarting or out of reach Unavailable. Anything else is passed on as it
+// server shutting down, restarting or out of reach (or no connection to it free in time) Unavailable. Anything else is passed on as it
 // came, to be answered as an internal error.
 import { Code, SvcError } from "../../../core/index.js";
 
@@ -26,7 +26,7 @@ export function fromPostgresError(thrown: unknown): unknown {
   if (thrown instanceof SvcError || typeof thrown !== "object" || thrown === null) return thrown;
   const { code, message } = thrown as { code?: unknown; message?: unknown };
   if (typeof code !== "string") {
-    if (/Connection terminated/i.test(String(message))) return new SvcError(Code.Unavailable, `the database: ${String(message)}`, thrown);
+    if (/Connection terminated|not queryable|timeout exceeded when trying to connect/i.test(String(message))) return new SvcError(Code.Unavailable, `the database: ${String(message)}`, thrown);
     return thrown;
   }
   const mapped = BY_STATE[code] ?? (code.startsWith("08") || UNREACHABLE.has(code) ? Code.Unavailable : undefined);
