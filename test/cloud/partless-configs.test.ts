@@ -77,6 +77,24 @@ describe("configs parts share", () => {
     expect(celsiusOf(await a.of())).toBe(22);
   });
 
+  it("are worked out once for parts asking at the same moment after an edit, and never from before it", async () => {
+    await fragment("f1", sensor(20));
+    const parts = [await part("a", { fragments: ["f1"] }), await part("b", { fragments: ["f1"] }), await part("c", { fragments: ["f1"] })];
+    const before = await parts[0]!.of();
+    await updateFragment(store.db, { organizationId: init.organization_id, id: "f1", name: "f1", config: sensor(23), editedBy: "test", now: 5_000 });
+    const [first, ...others] = await Promise.all(parts.map((p) => p.of()));
+    expect(first).not.toBe(before);
+    expect(celsiusOf(first!)).toBe(23);
+    for (const other of others) expect(other).toBe(first);
+    // A merge under way when the fragment changes again is not taken by a part asking after the change.
+    const racing = createPartlessConfigs();
+    const early = parts[0]!.of(racing);
+    await updateFragment(store.db, { organizationId: init.organization_id, id: "f1", name: "f1", config: sensor(24), editedBy: "test", now: 6_000 });
+    const late = parts[1]!.of(racing);
+    expect(celsiusOf(await late)).toBe(24);
+    expect([23, 24]).toContain(celsiusOf(await early));
+  });
+
   it("see a change another process made to the store", async () => {
     await fragment("f1", sensor(20));
     const a = await part("a", { fragments: ["f1"] });

@@ -64,6 +64,21 @@ describe("the replicas' channel", () => {
     }
   });
 
+  it("sends without making what the sender keeps between calls stale: a notice writes no table", async () => {
+    const url = await server.createDatabase();
+    const a = await replica(url, []);
+    try {
+      // As while the replica hears other processes' writes (fleet/foreign-writes.ts).
+      a.store.hearForeignWrites!(() => 0);
+      const before = a.store.versions.stamp(["api_keys", "users"]);
+      await a.channel.send("test", "an edit's notice");
+      expect(a.store.versions.stamp(["api_keys", "users"])).toBe(before);
+    } finally {
+      await a.channel.close();
+      await a.store.close();
+    }
+  });
+
   it("splits on characters' boundaries and reads back only its own pieces", () => {
     const text = "a€".repeat(10);
     const pieces = splitBytes(text, 5);

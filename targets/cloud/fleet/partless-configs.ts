@@ -5,12 +5,15 @@
 // organisation and own config, with the revision of each fragment it merged. It is used again only
 // while every one of those fragments is at that revision, checked against the store on use, so
 // several svc-cloud processes on one store never serve a stale merge; while no fragment has changed
-// at all since the last check (table-versions.ts), the check is not read again. What went wrong is
-// never kept: a failed merge is tried, and its error said, every time.
+// at all since the last check (table-versions.ts), the check is not read again. The revisions
+// checked at the same moment are read by one statement (storage/batched-reads.ts), and a part
+// finding its merge stale while another is already merging the same config waits for that merge
+// and checks it in turn, rather than doing the same work beside it. What went wrong is never kept:
+// a failed merge is tried, and its error said, every time.
 import type { Kysely } from "kysely";
 import { toBinary } from "@bufbuild/protobuf";
 import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
-import { preparedQuery } from "../storage/prepared-query.js";
+import { batchedReads } from "../storage/batched-reads.js";
 import type { PartsTable, Tables } from "../storage/tables.js";
 import type { TableVersions } from "../storage/table-versions.js";
 import { effectiveConfigFrom } from "./effective-config.js";
@@ -39,7 +42,10 @@ interface Kept extends Partless {
 export const PARTLESS_CONFIGS_CHARACTERS = 32 * 1024 * 1024;
 
 const FRAGMENTS = ["fragments"];
-const revisionQuery = preparedQuery((db, id) => db.selectFrom("fragments").select(["organization_id", "revision"]).where("id", "=", id));
+const revisions = batchedReads(async (db, ids) => {
+  const rows = await db.selectFrom("fragments").select(["id", "organization_id", "revision"]).where("id", "in", ids).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+});
 
 export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTERS): PartlessConfigs {
   const entries = new Map<string, Kept>();
@@ -48,10 +54,9 @@ export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTER
   async function unchanged({ db, versions }: Parameters<PartlessConfigs["of"]>[0], organizationId: string, entry: Kept): Promise<boolean> {
     const stamp = db.isTransaction ? undefined : versions.stamp(FRAGMENTS);
     if (stamp !== undefined && stamp === entry.checked) return true;
-    for (const [id, revision] of entry.fragments) {
-      const row = await revisionQuery.first(db, id);
-      if (row === undefined || row.organization_id !== organizationId || row.revision !== revision) return false;
-    }
+    const rows = await Promise.all([...entry.fragments.keys()].map((id) => revisions.read(db, id)));
+    const fragmentRevisions = [...entry.fragments.values()];
+    if (rows.some((row, i) => row === undefined || row.organization_id !== organizationId || row.revision !== fragmentRevisions[i])) return false;
     if (stamp !== undefined) entry.checked = stamp;
     return true;
   }
@@ -73,9 +78,22 @@ export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTER
     characters -= entry.characters;
   }
 
+  async function merge(store: Parameters<PartlessConfigs["of"]>[0], part: Parameters<PartlessConfigs["of"]>[1], ownConfig: string, time: number, key: string): Promise<Kept> {
+    const { db } = store;
+    const checked = db.isTransaction ? NaN : store.versions.stamp(FRAGMENTS);
+    const fragments = new Map<string, number>();
+    const effective = await effectiveConfigFrom(db, part, ownConfig, time, fragments);
+    const config = toPartlessConfig(effective.config).config;
+    const kept = { config, bytes: toBinary(RobotConfigSchema, config), fragments, characters: key.length + JSON.stringify(effective.config).length, checked };
+    keep(key, kept);
+    return kept;
+  }
+
+  // The merges under way, by key; a transaction's own are not shared.
+  const merging = new Map<string, Promise<Kept>>();
+
   return {
     async of(store, part, ownConfig, time) {
-      const { db } = store;
       const key = `${part.organization_id}\u0000${ownConfig}`;
       const entry = entries.get(key);
       if (entry !== undefined && (await unchanged(store, part.organization_id, entry))) {
@@ -83,13 +101,18 @@ export function createPartlessConfigs(maxCharacters = PARTLESS_CONFIGS_CHARACTER
         keep(key, entry);
         return entry;
       }
-      const checked = db.isTransaction ? NaN : store.versions.stamp(FRAGMENTS);
-      const fragments = new Map<string, number>();
-      const effective = await effectiveConfigFrom(db, part, ownConfig, time, fragments);
-      const config = toPartlessConfig(effective.config).config;
-      const kept = { config, bytes: toBinary(RobotConfigSchema, config), fragments, characters: key.length + JSON.stringify(effective.config).length, checked };
-      keep(key, kept);
-      return kept;
+      if (store.db.isTransaction) return merge(store, part, ownConfig, time, key);
+      const under = merging.get(key);
+      if (under !== undefined) {
+        // Another's merge began before this part asked: used once its fragments are found current.
+        const theirs = await under.catch(() => undefined);
+        if (theirs !== undefined && (await unchanged(store, part.organization_id, theirs))) return theirs;
+      }
+      const mine = merge(store, part, ownConfig, time, key);
+      merging.set(key, mine);
+      const done = () => void (merging.get(key) === mine && merging.delete(key));
+      mine.then(done, done);
+      return mine;
     },
   };
 }

@@ -44,6 +44,9 @@ interface Partial {
 
 export async function openPostgresChannel(options: PostgresChannelOptions): Promise<ReplicaChannel> {
   const { clock, db, log } = options;
+  // Without the store's plugins: a notice writes no table, and kysely's view of raw SQL would take
+  // it for a write to every table, making every read kept between calls stale (table-versions.ts).
+  const notifier = db.withoutPlugins();
   const random = options.random ?? Math.random;
   const listeners = createChannelListeners();
   const sender = randomUUID().slice(0, 8);
@@ -116,7 +119,7 @@ export async function openPostgresChannel(options: PostgresChannelOptions): Prom
     send(topic, body) {
       const id = `${sender}.${++sent}`;
       const pieces = splitBytes(body, PIECE_BYTES).map((text, seq, all) => `${id} ${seq} ${all.length} ${topic}\n${text}`);
-      const notify = () => sql`select ${sql.join(pieces.map((piece) => sql`pg_notify(${CHANNEL}, ${piece})`))}`.execute(db);
+      const notify = () => sql`select ${sql.join(pieces.map((piece) => sql`pg_notify(${CHANNEL}, ${piece})`))}`.execute(notifier);
       const done = sending.then(notify, notify);
       sending = done.catch(() => undefined);
       return done.then(() => undefined);
