@@ -105,7 +105,7 @@ export async function startCloudServer(options: CloudServerOptions): Promise<Clo
       store,
       clock: options.clock,
       issuer: createTokenIssuer({ store, clock: options.clock, lifetimeMs: TOKEN_LIFETIME_MS, audience: "svc-cloud" }),
-      limiter: createLoginLimiter(options.clock),
+      limiter: createLoginLimiter({ store, clock: options.clock }),
       revisions,
       logs: createLogBus(),
       partlessConfigs: createPartlessConfigs(),

@@ -31,7 +31,7 @@ async function credentialsFile(req: HttpRequest, res: HttpResponse, url: URL, cl
   }
   const peer = peerOf(req);
   try {
-    await cloud.limiter.check(cloud.store.db, keyId, peer);
+    await cloud.limiter.check(keyId, peer);
   } catch (thrown) {
     if (!(thrown instanceof SvcError) || thrown.code !== Code.ResourceExhausted) throw thrown;
     sendJson(res, 429, { error: thrown.message });
@@ -46,7 +46,7 @@ async function credentialsFile(req: HttpRequest, res: HttpResponse, url: URL, cl
   const live = matches && found.scope === "part" && found.scope_id === partId;
   const part = live ? await cloud.store.db.selectFrom("parts").select("id").where("id", "=", partId).where("deleted_at", "is", null).executeTakeFirst() : undefined;
   if (part === undefined) {
-    await cloud.limiter.failed(cloud.store.db, keyId, peer);
+    await cloud.limiter.failed(keyId, peer);
     sendJson(res, 401, { error: "invalid credentials: key_id and key must be a live key of this part" });
     return;
   }

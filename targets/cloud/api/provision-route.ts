@@ -35,10 +35,10 @@ async function admittedKey(req: HttpRequest, cloud: CloudContext): Promise<ApiKe
   const secret = requestHeader(req, "key");
   if (keyId === "" || secret === "") throw new SvcError(Code.Unauthenticated, "needs a provisioning key in the key_id and key headers");
   const peer = peerOf(req);
-  await cloud.limiter.check(cloud.store.db, keyId, peer);
+  await cloud.limiter.check(keyId, peer);
   const key = await findApiKey(cloud.store.db, keyId);
   if (key === undefined || key.revoked_at !== null || !keyMatches(secret, key.key_hash)) {
-    await cloud.limiter.failed(cloud.store.db, keyId, peer);
+    await cloud.limiter.failed(keyId, peer);
     throw new SvcError(Code.Unauthenticated, "invalid credentials: key_id and key must be a live provisioning key");
   }
   if (key.scope !== "provisioning") {

@@ -72,12 +72,12 @@ export function usersService(cloud: CloudContext): Partial<ServiceImpl<typeof Cl
 
     async acceptInvitation(request, context) {
       const peer = context.values.get(peerAddressKey);
-      await cloud.limiter.check(db, invitationEntity(peer), peer);
+      await cloud.limiter.check(invitationEntity(peer), peer);
       let accepted;
       try {
         accepted = await acceptInvitation(db, { token: request.token, password: request.password, hashPassword, minPasswordLength: MIN_PASSWORD_LENGTH, now: cloud.clock.now() });
       } catch (thrown) {
-        if (thrown instanceof SvcError && thrown.code === Code.Unauthenticated) await cloud.limiter.failed(db, invitationEntity(peer), peer);
+        if (thrown instanceof SvcError && thrown.code === Code.Unauthenticated) await cloud.limiter.failed(invitationEntity(peer), peer);
         throw thrown;
       }
       return { organizationId: accepted.organizationId, user: userMessage(accepted) };

@@ -28,10 +28,10 @@ export async function authenticate(store: Store, issuer: TokenIssuer, limiter: L
 /** Who the credentials are, within the sign-in limit; every refusal alike. */
 export async function signedInSubject(store: Store, limiter: LoginLimiter, credentials: Credentials): Promise<string> {
   const { entity, type, payload, peer } = credentials;
-  await limiter.check(store.db, entity, peer);
+  await limiter.check(entity, peer);
   const subject = await subjectOf(store, type, entity, payload);
   if (subject === undefined) {
-    await limiter.failed(store.db, entity, peer);
+    await limiter.failed(entity, peer);
     throw refused();
   }
   return subject;

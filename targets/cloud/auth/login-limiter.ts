@@ -17,11 +17,20 @@ import type { Tables } from "../storage/tables.js";
 
 export interface LoginLimiter {
   /** Throws ResourceExhausted while `entity` or `peer` is locked out. */
-  check(db: Kysely<Tables>, entity: string, peer: string): Promise<void>;
+  check(entity: string, peer: string): Promise<void>;
   /** Counts a failed attempt against `entity` and against `peer`. */
-  failed(db: Kysely<Tables>, entity: string, peer: string): Promise<void>;
+  failed(entity: string, peer: string): Promise<void>;
   /** How many entities and peers the store holds failures of, within the window. */
-  tracked(db: Kysely<Tables>): Promise<number>;
+  tracked(): Promise<number>;
+}
+
+export interface LoginLimiterOptions {
+  /** The store whose table holds the failures (every replica's the same database). */
+  store: { readonly db: Kysely<Tables> };
+  clock: Clock;
+  /** Failures of one entity within the window that lock it out; a peer address, ten times as many. */
+  maxFailures?: number;
+  windowMs?: number;
 }
 
 /** The most entities and peers remembered at once (one replica recording; see SWEEP_EVERY). */
@@ -56,7 +65,8 @@ const recordFailure = preparedQuery((db, entity, peer, at) =>
   ]),
 );
 
-export function createLoginLimiter(clock: Clock, maxFailures = 10, windowMs = 5 * 60_000): LoginLimiter {
+export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
+  const { store: { db }, clock, maxFailures = 10, windowMs = 5 * 60_000 } = options;
   const limits = { entity: maxFailures, peer: maxFailures * 10 };
   const lockedOut = (name: string, failures: number) => failures >= (name.startsWith("peer:") ? limits.peer : limits.entity);
   // The first failure a process records sweeps, so what expired while it was down goes too.
@@ -64,13 +74,13 @@ export function createLoginLimiter(clock: Clock, maxFailures = 10, windowMs = 5 
   let sweeping = false;
 
   return {
-    async check(db, entity, peer) {
+    async check(entity, peer) {
       const rows = await recentFailures.all(db, entityName(entity), peerName(peer), clock.now() - windowMs);
       if (rows.some((row) => lockedOut(row.name, Number(row.failures)))) {
         throw new SvcError(Code.ResourceExhausted, "too many failed sign-in attempts; try again later");
       }
     },
-    async failed(db, entity, peer) {
+    async failed(entity, peer) {
       await recordFailure.all(db, entityName(entity), peerName(peer), clock.now());
       sinceSweep += 1;
       if (sinceSweep < SWEEP_EVERY || sweeping) return;
@@ -84,7 +94,7 @@ export function createLoginLimiter(clock: Clock, maxFailures = 10, windowMs = 5 
         sweeping = false;
       }
     },
-    tracked: (db) => trackedNames(db, clock.now() - windowMs),
+    tracked: () => trackedNames(db, clock.now() - windowMs),
   };
 }
 
