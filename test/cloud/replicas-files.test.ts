@@ -7,8 +7,7 @@
 // or whose replica is killed mid-way, leaves nothing listed, no row, and nothing in the data
 // folder; and a transaction that kept a file's bytes and then failed leaves no row of them.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
@@ -18,50 +17,33 @@ import { CloudService } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { fileStoreOf } from "../../targets/cloud/storage/file-store-of.js";
 import { openStore, type Store } from "../../targets/cloud/storage/open-store.js";
 import { signedInClient } from "../helpers/cloud-client.js";
-import { runCloud, startCloud, type CloudProcess, type InitResult } from "../helpers/cloud-process.js";
+import { runCloud, type CloudProcess, type InitResult } from "../helpers/cloud-process.js";
 import { eventually } from "../helpers/eventually.js";
-import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server.js";
+import { postgresReplicas } from "../helpers/postgres-replicas.js";
 import { startTcpBalancer } from "../helpers/tcp-balancer.js";
 
 const MIB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-let server: PostgresServer;
+const postgres = postgresReplicas();
+const { folder } = postgres;
 let database: string;
 let init: InitResult;
 let store: Store;
 let a: CloudProcess;
 let b: CloudProcess;
-const clouds: CloudProcess[] = [];
-const folders: string[] = [];
 
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cloud-files-"));
-  folders.push(dir);
-  return dir;
-}
-
-async function serve(on = database, dataDir = folder()): Promise<CloudProcess> {
-  const cloud = await startCloud({ database: on, reuse: { dataDir, init } });
-  clouds.push(cloud);
-  return cloud;
-}
+/** Another replica, on the database the file's replicas serve unless told otherwise. */
+const serve = (on = database, dataDir?: string) => postgres.serve(on, init, dataDir);
 
 beforeAll(async () => {
-  server = await startPostgresServer();
-  database = await server.createDatabase();
-  const made = runCloud(["init"], folder(), database);
-  expect(made.status, made.stderr).toBe(0);
-  init = JSON.parse(made.stdout) as InitResult;
+  ({ database, init, clouds: [a, b] } = await postgres.replicas(2));
   store = await openStore(folder(), database);
-  a = await serve();
-  b = await serve();
 }, 120_000);
+// vitest runs afterAll hooks last registered first: this one, registered after postgresReplicas(),
+// closes the store before the replicas stop and the server goes.
 afterAll(async () => {
-  for (const cloud of clouds.splice(0)) await cloud.stop();
   await store?.close();
-  await server?.stop();
-  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const metadata = (partId: string) => create(FileUploadRequestSchema, { uploadPacket: { case: "metadata", value: { partId, fileName: "capture.bin", fileExtension: ".bin" } } });
@@ -152,7 +134,7 @@ describe("svc-cloud replicas on PostgreSQL", () => {
     const backedUp = a.run(["backup", backup]);
     expect(backedUp.status, backedUp.stderr).toBe(0);
 
-    const other = await server.createDatabase();
+    const other = await postgres.server.createDatabase();
     const restored = runCloud(["restore", backup], folder(), other);
     expect(restored.status, restored.stderr).toBe(0);
     const elsewhere = await serve(other);

@@ -7,56 +7,22 @@
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { createClient, type Client } from "@connectrpc/connect";
 import { decodeProtectedHeader } from "jose";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { AuthService } from "../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { bearer, cloudTransport, signedInClient, signIn } from "../helpers/cloud-client.js";
-import { runCloud, startCloud, type CloudProcess, type InitResult } from "../helpers/cloud-process.js";
+import { startCloud, type CloudProcess } from "../helpers/cloud-process.js";
 import { eventually } from "../helpers/eventually.js";
-import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server.js";
+import { postgresReplicas } from "../helpers/postgres-replicas.js";
 
 const OWNER = { email: "owner@example.com", password: "correct horse battery" };
 const DAY = 24 * 60 * 60_000;
 
-let server: PostgresServer;
-const clouds: CloudProcess[] = [];
-const folders: string[] = [];
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-});
-afterEach(async () => {
-  for (const cloud of clouds.splice(0)) await cloud.stop();
-  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cloud-shared-"));
-  folders.push(dir);
-  return dir;
-}
-
-/** A new database, initialised once with an owner who signs in with a password. */
-async function initialised(): Promise<{ database: string; init: InitResult }> {
-  const database = await server.createDatabase();
-  const made = runCloud(["init", "--email", OWNER.email, "--password", OWNER.password], folder(), database);
-  expect(made.status).toBe(0);
-  return { database, init: JSON.parse(made.stdout) as InitResult };
-}
-
-async function replica(database: string, init: InitResult): Promise<CloudProcess> {
-  const cloud = await startCloud({ database, reuse: { dataDir: folder(), init } });
-  clouds.push(cloud);
-  return cloud;
-}
+const postgres = postgresReplicas();
+/** `svc-cloud init` with an owner who signs in with a password. */
+const withOwner = { initArgs: ["--email", OWNER.email, "--password", OWNER.password] };
 
 const entry = (message: string) => ({ host: "rover", level: "info", time: timestampFromMs(Date.now()), loggerName: "rdk", message, caller: {}, stack: "", fields: [] });
 
@@ -105,8 +71,7 @@ async function organizationsWith(cloud: CloudProcess, token: string): Promise<nu
 
 describe("svc-cloud replicas on one PostgreSQL share", () => {
   it("log tails: a tail through B hears what machines log through A and B, in order, none twice, none lost", async () => {
-    const { database, init } = await initialised();
-    const [a, b] = [await replica(database, init), await replica(database, init)];
+    const { init, clouds: [a, b] } = await postgres.replicas(2, withOwner);
     const machine = a!.createMachine("rover");
     const partId = machine.cloud.id;
     const tail = await openTail(await signedInClient(AppService, b!.url, init.api_key), partId);
@@ -124,8 +89,7 @@ describe("svc-cloud replicas on one PostgreSQL share", () => {
   });
 
   it("web sessions, signing keys rotated by another replica, and the sign-in limit", async () => {
-    const { database, init } = await initialised();
-    const b = await replica(database, init);
+    const { database, init, clouds: [b] } = await postgres.replicas(1, withOwner);
     const before = await signIn(b.url, init.api_key.id, init.api_key.key);
     expect(await organizationsWith(b, before)).toBe(1);
 
@@ -137,7 +101,7 @@ describe("svc-cloud replicas on one PostgreSQL share", () => {
     } finally {
       await admin.end();
     }
-    const a = await replica(database, init);
+    const a = await postgres.serve(database, init);
     await eventually(() => (/the token signing key was rotated/.test(a.stderr()) ? true : undefined), "A to rotate the signing key");
     const after = await signIn(a.url, init.api_key.id, init.api_key.key);
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
@@ -172,8 +136,7 @@ describe("svc-cloud replicas on one PostgreSQL share", () => {
 
 describe("a log tail on SQLite", () => {
   it("hears what the machine logs, in order", async () => {
-    const cloud = await startCloud();
-    clouds.push(cloud);
+    const cloud = postgres.adopt(await startCloud());
     const machine = cloud.createMachine("rover");
     const tail = await openTail(await signedInClient(AppService, cloud.url, cloud.init.api_key), machine.cloud.id);
     const sent = await logCalls(await signedInClient(RobotService, cloud.url, machine.cloud.api_key), machine.cloud.id, "s", 10);

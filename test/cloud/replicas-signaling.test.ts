@@ -6,46 +6,26 @@
 // call, a hang-up told to the machine. A newer Answer stream at B ends the older one at A and
 // takes the calls. When replica A is killed, a call to a machine it held ends UNAVAILABLE at once
 // rather than hanging, and the machine, answering again at B, is reached as before.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AnswerRequest } from "../../proto/gen/proto/rpc/webrtc/v1/signaling_pb.js";
 import { signIn } from "../helpers/cloud-client.js";
-import { runCloud, startCloud, type CloudProcess, type InitResult } from "../helpers/cloud-process.js";
+import type { CloudProcess, InitResult } from "../helpers/cloud-process.js";
 import { answeringMachine, partNames, placeCall, signalingClient, type PartNames, type SignalingMachine } from "../helpers/cloud-signaling.js";
 import { eventually } from "../helpers/eventually.js";
-import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { postgresReplicas } from "../helpers/postgres-replicas.js";
 
-let server: PostgresServer;
+const postgres = postgresReplicas();
 let a: CloudProcess;
 let b: CloudProcess;
 let c: CloudProcess;
 let init: InitResult;
 const machines: SignalingMachine[] = [];
-const folders: string[] = [];
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cloud-signal-"));
-  folders.push(dir);
-  return dir;
-}
 
 beforeAll(async () => {
-  server = await startPostgresServer();
-  const database = await server.createDatabase();
-  const made = runCloud(["init"], folder(), database);
-  expect(made.status).toBe(0);
-  init = JSON.parse(made.stdout) as InitResult;
-  [a, b, c] = await Promise.all([0, 1, 2].map(() => startCloud({ database, reuse: { dataDir: folder(), init } })));
+  ({ init, clouds: [a, b, c] } = await postgres.replicas(3));
 });
 afterEach(() => {
   for (const machine of machines.splice(0)) machine.drop();
-});
-afterAll(async () => {
-  for (const cloud of [a, b, c]) await cloud?.stop();
-  await server?.stop();
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
 const isInit = (r: AnswerRequest) => r.stage.case === "init";

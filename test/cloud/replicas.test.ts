@@ -6,63 +6,33 @@
 // for, and its machines move to the replica left; and PostgreSQL restarted under the same load is
 // survived: every replica serves again and pushes reach machines again.
 import * as VIAM from "@viamrobotics/sdk";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { AppService } from "../../proto/gen/app/v1/app_pb.js";
 import { RobotService } from "../../proto/gen/app/v1/robot_pb.js";
 import { CloudService } from "../../proto/gen/svc/cloud/v1/cloud_pb.js";
 import { signedInClient } from "../helpers/cloud-client.js";
 import { loopbackNetwork } from "../helpers/cloud-managed.js";
-import { runCloud, startCloud, type CloudProcess, type InitResult, type MachineCredentials } from "../helpers/cloud-process.js";
+import { runCloud, type CloudProcess, type InitResult, type MachineCredentials } from "../helpers/cloud-process.js";
 import { eventually } from "../helpers/eventually.js";
-import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server.js";
+import { postgresReplicas } from "../helpers/postgres-replicas.js";
 import { dialSdk } from "../helpers/sdk-robot.js";
 import { startSvcServer, type SvcServerProcess } from "../helpers/svc-server-process.js";
 import { startTcpBalancer, type TcpBalancer } from "../helpers/tcp-balancer.js";
 
-let server: PostgresServer;
-const clouds: CloudProcess[] = [];
+const postgres = postgresReplicas();
+const { folder, replicas } = postgres;
 const machines: SvcServerProcess[] = [];
 const robots: VIAM.RobotClient[] = [];
 const balancers: TcpBalancer[] = [];
-const folders: string[] = [];
 
-beforeAll(async () => {
-  server = await startPostgresServer();
-});
+// vitest runs afterEach hooks last registered first: this one, registered after postgresReplicas(),
+// stops the machines while the replicas still serve.
 afterEach(async () => {
   for (const robot of robots.splice(0)) await robot.disconnect();
   for (const machine of machines.splice(0)) await machine.stop();
   for (const balancer of balancers.splice(0)) await balancer.close();
-  for (const cloud of clouds.splice(0)) await cloud.stop();
-  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-afterAll(async () => {
-  await server?.stop();
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cloud-replica-"));
-  folders.push(dir);
-  return dir;
-}
-
-/** `count` replicas serving one new database, initialised once. */
-async function replicas(count: number): Promise<{ database: string; init: InitResult; clouds: CloudProcess[] }> {
-  const database = await server.createDatabase();
-  const made = runCloud(["init"], folder(), database);
-  expect(made.status).toBe(0);
-  const init = JSON.parse(made.stdout) as InitResult;
-  const started: CloudProcess[] = [];
-  for (let i = 0; i < count; i++) {
-    const cloud = await startCloud({ database, reuse: { dataDir: folder(), init } });
-    clouds.push(cloud);
-    started.push(cloud);
-  }
-  return { database, init, clouds: started };
-}
 
 const portOf = (url: string) => Number(new URL(url).port);
 
@@ -225,7 +195,7 @@ describe("svc-cloud replicas through failures", () => {
     const { database, init, a, b, fleet, logger, edited } = await fleetBehindBalancer();
     const load = startLoad(a.url.replace(/:\d+$/, `:${portOf(b.url)}`), init, logger, edited);
     await loadUntil(load, 20, "load before the restart");
-    await server.restart();
+    await postgres.server.restart();
     await loadUntil(load, 20, "load after the restart");
     const done = await load.stop();
     expect(a.child.exitCode).toBeNull();
