@@ -6,10 +6,22 @@
 //
 // Chunk ids come from a sequence, and a call that took its id first may commit last, so "ids
 // above the last one seen" could skip a chunk. Each look instead reads the ids of the part's
-// chunks received since RECEIVED_SLACK_MS before the newest chunk the store held at the previous
-// look, and hands on those not handed on yet. That holds as long as a chunk is stored within that
-// slack of its `received` and the replicas' clocks agree within it. The ids remembered are only
-// those a look could read again, so the set stays as small as the slack's worth of the part's calls.
+// chunks received since `from`, RECEIVED_SLACK_MS before the newest chunk the store held at an
+// earlier look, and hands on those not handed on yet. That holds as long as a chunk is stored
+// within that slack of its `received` and the replicas' clocks agree within it: a chunk the store
+// did not hold yet when a newest was read is received no earlier than the slack before it, so
+// every later `from` is at or below its `received` and the first look after it is stored reads it.
+// The ids remembered are only those a look could read again (received at or after `from`), so
+// none is handed on twice and the set stays as small as the slack's worth of the part's calls.
+//
+// The newest does not depend on the part, so the tails of one source share it (newest-received.ts):
+// one read per TAIL_POLL_MS however many tails look, a look taking the value another's read found
+// up to a period before. The argument above needs of a newest only that it was read before the
+// look reads its part's chunks (a look waits for it first), not that it is recent: a stale newest
+// is a lower one, which only makes `from` lower, so the next look reads more, never less, and the
+// ids it reads again are still remembered. A tail's opening reads the newest afresh, for what the
+// store holds then is what the tail leaves out; when it holds no chunk, all that comes is new, and
+// the tail reads its part from the start until a newest is known.
 import type { Kysely } from "kysely";
 import { Code, errorMessage, SvcError, type Clock } from "../../../core/index.js";
 import { eachChunkEntry, type ChunkEntry } from "../storage/log-chunk.js";
@@ -17,6 +29,7 @@ import { preparedQuery, type Value } from "../storage/prepared-query.js";
 import type { Store } from "../storage/store.js";
 import type { Tables } from "../storage/tables.js";
 import type { LogBus } from "./log-bus.js";
+import { newestReceived, type NewestReceived } from "./newest-received.js";
 
 /** How often a tail on PostgreSQL looks for new chunks of its part. */
 export const TAIL_POLL_MS = 500;
@@ -44,18 +57,12 @@ export function logTailSource(options: { store: Store; bus: LogBus; clock: Clock
     return { follow: async (partId, listener) => bus.subscribe(partId, (batch) => listener.entries(batch)) };
   }
   const { db } = options.store;
-  return { follow: (partId, listener) => followStored(db, options.clock, partId, listener) };
+  const newest = newestReceived(db, options.clock, TAIL_POLL_MS);
+  return { follow: (partId, listener) => followStored(db, newest, options.clock, partId, listener) };
 }
 
 /** A stand-in for a number (stand-ins are typed as text). */
 const as = <T>(value: Value) => value as unknown as T;
-
-const newestSince = preparedQuery((db, since) =>
-  db
-    .selectFrom("log_chunks")
-    .select((eb) => eb.fn.max("received").as("newest"))
-    .where("received", ">=", as<number>(since)),
-);
 
 const partChunksSince = preparedQuery((db, partId, since) =>
   db.selectFrom("log_chunks").select(["id", "received"]).where("part_id", "=", partId).where("received", ">=", as<number>(since)),
@@ -63,8 +70,8 @@ const partChunksSince = preparedQuery((db, partId, since) =>
 
 interface Following {
   readonly partId: string;
-  /** Where the next look starts reading (a `received`, ms); unknown until the store holds a chunk. */
-  from: number | undefined;
+  /** Where the next look starts reading (a `received`, ms): the store's start until a newest is known. */
+  from: number;
   /** The ids handed on (or there when the tail opened) that a look may read again, with their `received`. */
   readonly seen: Map<number, number>;
   stopped: boolean;
@@ -76,13 +83,16 @@ interface ChunkRef {
   received: number;
 }
 
-async function followStored(db: Kysely<Tables>, clock: Clock, partId: string, listener: TailListener): Promise<() => void> {
-  const following: Following = { partId, from: undefined, seen: new Map(), stopped: false, timer: undefined };
+async function followStored(db: Kysely<Tables>, newest: NewestReceived, clock: Clock, partId: string, listener: TailListener): Promise<() => void> {
   // What the store holds already is no part of the tail.
-  await freshChunks(db, following);
+  const opening = await newest.read(true);
+  const from = opening === undefined ? -Number.MAX_SAFE_INTEGER : opening - RECEIVED_SLACK_MS;
+  const following: Following = { partId, from, seen: new Map(), stopped: false, timer: undefined };
+  await freshChunks(db, following, opening);
   const poll = async () => {
     try {
-      await handOn(db, following, await freshChunks(db, following), listener);
+      const known = await newest.read();
+      if (!following.stopped) await handOn(db, following, await freshChunks(db, following, known), listener);
     } catch (thrown) {
       if (following.stopped) return;
       following.stopped = true;
@@ -98,22 +108,21 @@ async function followStored(db: Kysely<Tables>, clock: Clock, partId: string, li
   };
 }
 
-/** One look: the part's chunks stored since the last look and not handed on yet, oldest id first. */
-async function freshChunks(db: Kysely<Tables>, following: Following): Promise<ChunkRef[]> {
-  const max = (await newestSince.first(db, following.from ?? -Number.MAX_SAFE_INTEGER))?.newest;
-  const newest = max === undefined || max === null ? undefined : Number(max);
-  const from = following.from ?? (newest === undefined ? undefined : newest - RECEIVED_SLACK_MS);
+/**
+ * One look, given the newest `received` read before it: the part's chunks stored since the last
+ * look and not handed on yet, oldest id first; `from` then moves up to the slack before `newest`.
+ */
+async function freshChunks(db: Kysely<Tables>, following: Following, newest: number | undefined): Promise<ChunkRef[]> {
+  const { from } = following;
   const fresh: ChunkRef[] = [];
-  if (from !== undefined) {
-    for (const row of await partChunksSince.all(db, following.partId, from)) {
-      const chunk = { id: Number(row.id), received: Number(row.received) };
-      if (following.seen.has(chunk.id)) continue;
-      following.seen.set(chunk.id, chunk.received);
-      fresh.push(chunk);
-    }
+  for (const row of await partChunksSince.all(db, following.partId, from)) {
+    const chunk = { id: Number(row.id), received: Number(row.received) };
+    if (following.seen.has(chunk.id)) continue;
+    following.seen.set(chunk.id, chunk.received);
+    fresh.push(chunk);
   }
   if (newest !== undefined) {
-    const next = Math.max(from ?? -Infinity, newest - RECEIVED_SLACK_MS);
+    const next = Math.max(from, newest - RECEIVED_SLACK_MS);
     for (const [id, received] of following.seen) if (received < next) following.seen.delete(id);
     following.from = next;
   }
