@@ -14,6 +14,7 @@ import type { Kysely } from "kysely";
 import { toBinary } from "@bufbuild/protobuf";
 import { RobotConfigSchema, type RobotConfig } from "../../../proto/gen/app/v1/robot_pb.js";
 import { batchedReads } from "../storage/batched-reads.js";
+import { preparedQuery } from "../storage/prepared-query.js";
 import type { PartsTable, Tables } from "../storage/tables.js";
 import type { TableVersions } from "../storage/table-versions.js";
 import { effectiveConfigFrom } from "./effective-config.js";
@@ -42,8 +43,11 @@ interface Kept extends Partless {
 export const PARTLESS_CONFIGS_CHARACTERS = 32 * 1024 * 1024;
 
 const FRAGMENTS = ["fragments"];
+// One fragment's read has one shape, kept (prepared-query.ts); several fragments' vary with their count.
+const revisionsQuery = (db: Kysely<Tables>) => db.selectFrom("fragments").select(["id", "organization_id", "revision"]);
+const revisionQuery = preparedQuery((db, id) => revisionsQuery(db).where("id", "=", id));
 const revisions = batchedReads(async (db, ids) => {
-  const rows = await db.selectFrom("fragments").select(["id", "organization_id", "revision"]).where("id", "in", ids).execute();
+  const rows = ids.length === 1 ? await revisionQuery.all(db, ids[0]!) : await revisionsQuery(db).where("id", "in", ids).execute();
   return new Map(rows.map((row) => [row.id, row]));
 });
 

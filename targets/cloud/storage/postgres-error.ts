@@ -2,8 +2,8 @@
 // names the kind): a duplicate of a unique value is AlreadyExists, a row naming one that is not
 // there FailedPrecondition, a lost race PostgreSQL detected (serialisation, deadlock) Aborted, so
 // the caller tries again, text PostgreSQL cannot hold (a NUL character) InvalidArgument, and a
-// server shutting down, restarting or out of reach (or no connection to it free in time) Unavailable. Anything else is passed on as it
-// came, to be answered as an internal error.
+// server shutting down, restarting or out of reach (or no connection to it free in time)
+// Unavailable. Anything else is passed on as it came, to be answered as an internal error.
 import { Code, SvcError } from "../../../core/index.js";
 
 const BY_STATE: Record<string, Code> = {
