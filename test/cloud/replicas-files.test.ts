@@ -203,7 +203,9 @@ describe("svc-cloud replicas on PostgreSQL", () => {
       () => "answered",
       () => "failed",
     );
-    await eventually(() => (spooling(c).length > 0 ? true : undefined), "the upload under way on C");
+    // Its spool file open and already unlinked: the bytes are flowing (see the sweep at start for a
+    // process ended between the two).
+    await eventually(() => (spooling(c).some((target) => target.endsWith(" (deleted)")) ? true : undefined), "the upload under way on C");
     const exited = new Promise((resolve) => c.child.once("exit", resolve));
     c.child.kill("SIGKILL");
     await exited;

@@ -43,7 +43,9 @@ export async function keepPartFile(db: Kysely<Tables>, staged: StagedFile, row: 
 
 /**
  * Removes what uploads and release imports cut short left in the data folder: `.partial` files,
- * and files no row lists. Run at start, before any upload. Answers how many were removed.
+ * files no row lists, and spool files (on PostgreSQL an upload spools to a file unlinked as soon
+ * as it is opened: a process ended in between leaves it). Run at start, before any upload, so no
+ * spool file is in use. Answers how many were removed.
  */
 export async function sweepUnfinishedUploads(dataDir: string, db: Kysely<Tables>): Promise<number> {
   const root = join(dataDir, "files");
@@ -63,6 +65,11 @@ export async function sweepUnfinishedUploads(dataDir: string, db: Kysely<Tables>
   for (const name of await readdir(releases).catch(() => [])) {
     if (!name.endsWith(".partial")) continue;
     await rm(join(releases, name), { force: true });
+    removed += 1;
+  }
+  const spool = join(dataDir, "spool");
+  for (const name of await readdir(spool).catch(() => [])) {
+    await rm(join(spool, name), { force: true, recursive: true });
     removed += 1;
   }
   return removed;

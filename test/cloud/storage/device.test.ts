@@ -2,7 +2,7 @@
 // alike: the versions a part's agent reports, what its machine says of its config, svc-cloud's own
 // settings, the files parts upload (rows, bytes in the data folder or the database) and the
 // release index.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Code, SvcError } from "../../../core/index.js";
@@ -70,7 +70,11 @@ describe.each(backends)("device state on $name", (backend) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "orphan"), "x");
     writeFileSync(join(dir, "file-3.partial"), "x");
-    expect(await sweepUnfinishedUploads(dataDir, store.db)).toBe(2);
+    // An upload to PostgreSQL ended between its spool file's opening and unlinking.
+    mkdirSync(join(dataDir, "spool"), { recursive: true });
+    writeFileSync(join(dataDir, "spool", "6f1c0d1e-cut-short"), "x");
+    expect(await sweepUnfinishedUploads(dataDir, store.db)).toBe(3);
+    expect(readdirSync(join(dataDir, "spool"))).toEqual([]);
     const kept: Uint8Array[] = [];
     for await (const piece of files.open(partFileKey(partId, "file-1"), 2)) kept.push(piece);
     expect(Buffer.concat(kept).toString()).toBe("hello");
