@@ -12,6 +12,7 @@ export * from "./components/index.js";
 export * from "./rpc/index.js";
 export * from "./agent/index.js";
 export * from "./machine/index.js";
+export * from "./ftdc/index.js";
 export { every, sleep, type Clock } from "./clock.js";
 export { createSerialQueue, type SerialQueue } from "./serial-queue.js";
 export { coalescedRun, type CoalescedRun } from "./coalesced-run.js";

@@ -73,7 +73,7 @@ describe("svc-server options", () => {
 });
 
 describe("svc-server running", () => {
-  it("writes its logs as JSON lines to -log-file, creating the directory, and says which options it ignores", async () => {
+  it("writes its logs as JSON lines to -log-file, creating the directory, and ignores none of its options", async () => {
     const logFile = join(dir, "logs", "deeper", "svc.log");
     const server = await startSvcServer({ components: [{ name: "s", api: "rdk:component:sensor", model: "fake" }] }, {
       args: ["-log-file", logFile, "-debug", "-ftdc=false"],
@@ -82,7 +82,7 @@ describe("svc-server running", () => {
     expect(await server.stop()).toBe(0);
     const entries = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(entries).toContainEqual(expect.objectContaining({ msg: "configuration loaded", components: 1, logger: "svc.config" }));
-    expect(server.stderr()).toContain("-ftdc ignored");
+    expect(server.stderr()).not.toContain("ignored");
   });
 });
 

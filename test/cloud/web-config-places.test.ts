@@ -2,8 +2,8 @@
 // its path is written, and diffs two configs line by line. Both are plain functions of the page.
 import { describe, expect, it } from "vitest";
 import { parseMachineConfig } from "../../core/index.js";
-import { configProblems } from "../../targets/cloud/web/config-problems.js";
-import { jsonPlaces, placeOf, segmentsOf } from "../../targets/cloud/web/json-places.js";
+import { configProblems } from "../../targets/web-ui/config-problems.js";
+import { jsonPlaces, placeOf, segmentsOf } from "../../targets/web-ui/json-places.js";
 import { lineDiff } from "../../targets/cloud/web/line-diff.js";
 
 const at = (text: string, place: { from: number; to: number } | undefined) => (place ? text.slice(place.from, place.to) : undefined);

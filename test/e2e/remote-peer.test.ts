@@ -58,7 +58,7 @@ interface InNamespace {
 async function startInNamespace(name: string, config: object, args: string[] = []): Promise<InNamespace> {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(config));
-  const child = spawn("ip", ["netns", "exec", namespace, process.execPath, join(distLinux, "svc-server.mjs"), "-config", file, ...args], {
+  const child = spawn("ip", ["netns", "exec", namespace, process.execPath, join(distLinux, "svc-server.mjs"), "-config", file, "-ftdc=false", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: dir },
   });

@@ -40,7 +40,9 @@ export async function startSvcServer(config: Record<string, unknown>, options: S
   const configFile = join(dir, "machine.json");
   const network = { bind_address: "localhost:0", ...(config.network as object | undefined) };
   writeFileSync(configFile, options.configText ?? JSON.stringify({ ...config, network }));
-  const command = [process.execPath, join(distLinux, "svc-server.mjs"), "-config", configFile, ...(options.mdns ? [] : ["-disable-mdns"]), ...(options.args ?? [])];
+  // Its diagnostics (FTDC) go in its own folder too, unless the test says where or turns them off.
+  const ftdc = (options.args ?? []).some((arg) => /^--?ftdc(-dir)?(=|$)/.test(arg)) ? [] : ["-ftdc-dir", join(dir, "diagnostics.data")];
+  const command = [process.execPath, join(distLinux, "svc-server.mjs"), "-config", configFile, ...(options.mdns ? [] : ["-disable-mdns"]), ...ftdc, ...(options.args ?? [])];
   const [program, ...argv] = options.netns ? ["ip", "netns", "exec", options.netns, ...command] : command;
   const child = spawn(program!, argv, {
     stdio: ["ignore", "pipe", "pipe"],

@@ -4,6 +4,7 @@
 //   dist/mcu/svc-mcu.mjs (+ .js for mcconfig)            (the MCU target, neutral and minified)
 //   dist/mcu/core.mjs                                     (platform neutral, ES2020, minified, for XS)
 //   dist/cloud-web/app.js, app.css, models.json           (svc-cloud's web app, for browsers, minified)
+//   dist/server-page/app.js, app.css                      (svc-server's own control page, for browsers, minified)
 // Usage: node tools/build/index.mjs [--quiet] [--only linux|mcu] [--version X] [--outdir DIR]
 //   --version X   the version svc-server and svc-agent report (default: package.json's)
 //   --outdir DIR  write the Linux bundles to DIR/linux and DIR/modules instead of dist/
@@ -68,6 +69,7 @@ async function buildLinux() {
   });
   for (const name of Object.keys(moduleEntries)) chmodSync(join(modulesDir, `${name}.mjs`), 0o755);
   await buildCloudWeb(resolve(root, outRoot, "cloud-web"));
+  await buildServerPage(resolve(root, outRoot, "server-page"));
 }
 
 // svc-cloud's web app (targets/cloud/web), beside the svc-cloud bundle that serves it: one script
@@ -92,6 +94,26 @@ async function buildCloudWeb(outdir) {
   execFileSync(process.execPath, [resolve(root, outRoot, "linux/svc-server.mjs"), "-dump-resources", join(outdir, "models.json")], { stdio: "pipe" });
 }
 
+// svc-server's own control page (targets/linux/server/page/web), beside the svc-server bundle that
+// serves it: the official Viam SDK, the core's validator and the shared components in one script.
+async function buildServerPage(outdir) {
+  await build({
+    absWorkingDir: root,
+    entryPoints: { app: "targets/linux/server/page/web/main.tsx" },
+    outdir,
+    bundle: true,
+    platform: "browser",
+    target: ["chrome100", "firefox100", "safari15"],
+    format: "esm",
+    minify: true,
+    sourcemap: "linked",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    logLevel: quiet ? "error" : "warning",
+  });
+  copyFileSync(join(root, "targets/linux/server/page/web/page.css"), join(outdir, "app.css"));
+}
+
 async function buildMcu() {
   mkdirSync(join(root, "dist/mcu"), { recursive: true });
   await build({
@@ -108,7 +130,7 @@ async function buildMcu() {
 try {
   if (!only || only === "linux") await buildLinux();
   if (!only || only === "mcu") await buildMcu();
-  if (!quiet) console.log("build: dist/linux, dist/cloud-web and dist/mcu written");
+  if (!quiet) console.log("build: dist/linux, dist/cloud-web, dist/server-page and dist/mcu written");
 } catch {
   // esbuild has already printed the errors with their locations.
   process.exit(1);

@@ -3,7 +3,7 @@
 //          [--base-url URL] [--only svc-server|agent] [--channel stable|dev] [--quiet]
 // Each artifact is a .tar.gz holding, at its top: the entry point (`svc-server` or `svc-agent`, a
 // small sh launcher running the system's node), lib/<name>.mjs (the bundle), node_modules/
-// with the packages the bundle leaves external, and svc-release.json, the version manifest
+// with the packages the bundle leaves external, svc-server's control page in server-page/, and svc-release.json, the version manifest
 // (`{"product": "svc-server", "version": "1.2.3", "platform": "linux/amd64"}`) svc-agent reads to
 // know what an artifact given by URL is without running anything in it. index.json in the out folder gets an entry for
 // each artifact (merged with what is there, so one folder can serve several versions) and the
@@ -120,6 +120,8 @@ try {
       chmodSync(join(dir, name), 0o755);
       writeFileSync(join(dir, "svc-release.json"), `${JSON.stringify({ product: name, version, platform: `linux/${arch}` })}\n`);
       cpSync(bundle, join(dir, "lib", `${name}.mjs`));
+      // svc-server's control page is read from server-page/ beside lib/.
+      if (name === "svc-server") cpSync(join(staging, "build/server-page"), join(dir, "server-page"), { recursive: true });
       const file = `${name}-${version}-linux-${arch}.tar.gz`;
       copyExternals(wanted, arch, dir);
       checkMachine(dir, arch, file);

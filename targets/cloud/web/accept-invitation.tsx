@@ -2,7 +2,7 @@
 // password (when they have no account yet) and is signed in as a member with the invited role.
 import { useState } from "preact/hooks";
 import { cloudCall, signIn, type SignedIn } from "./api.js";
-import { Problem } from "./problem.js";
+import { Problem } from "../../web-ui/problem.js";
 
 export function AcceptInvitation(props: { token: string; onSignedIn: (who: SignedIn) => void }) {
   const [problem, setProblem] = useState("");

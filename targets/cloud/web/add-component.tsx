@@ -3,7 +3,7 @@
 // /app/models.json), its attributes asked for one by one from the model's schema. The new entry
 // is added to the config text being edited, where the validator checks it like any other.
 import { useEffect, useState } from "preact/hooks";
-import { Problem } from "./problem.js";
+import { Problem } from "../../web-ui/problem.js";
 
 interface Property {
   type?: string | string[];

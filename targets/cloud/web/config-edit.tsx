@@ -7,9 +7,9 @@
 import { useState } from "preact/hooks";
 import { ApiError } from "./api.js";
 import { AddComponent } from "./add-component.js";
-import { hasErrors, type ConfigProblem } from "./config-problems.js";
-import { JsonEditor, type PlacedProblem } from "./json-editor.js";
-import { Problem, useProblem } from "./problem.js";
+import { hasErrors, type ConfigProblem } from "../../web-ui/config-problems.js";
+import { JsonEditor, type PlacedProblem } from "../../web-ui/json-editor.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 import { SideBySideDiff } from "./side-by-side-diff.js";
 
 interface Conflict {

@@ -5,7 +5,7 @@
 // brings are changed in the fragment.
 import { useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 type Config = Record<string, unknown>;
 type Entry = Record<string, unknown> & { name?: unknown };

@@ -5,8 +5,8 @@
 import { useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { NewMachine } from "./new-machine.js";
-import { Problem } from "./problem.js";
-import { usePolled } from "./use-polled.js";
+import { Problem } from "../../web-ui/problem.js";
+import { usePolled } from "../../web-ui/use-polled.js";
 
 interface Version {
   major?: string;

@@ -5,8 +5,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
 import { ConfigEdit } from "./config-edit.js";
-import { fragmentProblems } from "./config-problems.js";
-import { Problem, useProblem } from "./problem.js";
+import { fragmentProblems } from "../../web-ui/config-problems.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface Fragment {
   id: string;

@@ -2,7 +2,7 @@
 // when it last changed, opened at #/fragment/<id>; and a new, empty fragment made by name.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface Fragment {
   id: string;

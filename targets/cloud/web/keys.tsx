@@ -5,7 +5,7 @@
 // by, is a download for anyone.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 import { ProvisioningKeys } from "./provisioning-keys.js";
 
 interface ApiKey {

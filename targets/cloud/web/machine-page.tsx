@@ -3,7 +3,7 @@
 // the machine, which revokes its parts' keys. Reached from the fleet at #/machine/<id>.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface Part {
   id: string;

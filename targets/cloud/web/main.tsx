@@ -16,7 +16,7 @@ import { PartPage } from "./part-page.js";
 import { People } from "./people.js";
 import { SignIn } from "./sign-in.js";
 import { Versions } from "./versions.js";
-import { Problem } from "./problem.js";
+import { Problem } from "../../web-ui/problem.js";
 
 type Page = "part" | "machine" | "fragment" | "invite" | "people" | "fragments" | "versions" | "keys" | "fleet";
 

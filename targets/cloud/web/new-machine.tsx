@@ -3,7 +3,7 @@
 // sent before the person's locations have arrived (a machine needs one).
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface Location {
   id: string;

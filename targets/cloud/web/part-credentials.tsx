@@ -3,7 +3,7 @@
 // same three values and svc-cloud's address, shown this once.
 import { useEffect, useState } from "preact/hooks";
 import { cloudCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface Credentials {
   cloud: { id: string; api_key: { id: string; key: string }; app_address: string };

@@ -4,7 +4,7 @@
 // file name.
 import { useEffect, useState } from "preact/hooks";
 import { cloudCall, serverStream } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface UploadedFile {
   id: string;

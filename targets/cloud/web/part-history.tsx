@@ -4,7 +4,7 @@
 // part's config as it now is.
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 import { SideBySideDiff } from "./side-by-side-diff.js";
 
 interface HistoryEntry {

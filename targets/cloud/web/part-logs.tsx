@@ -5,7 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall, serverStream } from "./api.js";
 import { LogVolumeChart, type Volume } from "./log-volume-chart.js";
-import { Problem } from "./problem.js";
+import { Problem } from "../../web-ui/problem.js";
 
 interface LogEntry {
   time?: string;

@@ -5,14 +5,14 @@ import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
 import { DebugLogs } from "./debug-logs.js";
 import { ConfigEdit } from "./config-edit.js";
-import { configProblems } from "./config-problems.js";
+import { configProblems } from "../../web-ui/config-problems.js";
 import { PartCredentials } from "./part-credentials.js";
 import { PartFiles } from "./part-files.js";
 import { PartHistory } from "./part-history.js";
 import { PartLogs } from "./part-logs.js";
 import { PartStatus } from "./part-status.js";
 import { PartVersions } from "./part-versions.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface RobotPart {
   name: string;

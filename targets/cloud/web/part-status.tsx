@@ -3,8 +3,8 @@
 // or the revision it refused and why (a config with errors leaves the machine as it was, and this
 // is where the person who saved it learns so). Read again every few seconds and after each save.
 import { cloudCall } from "./api.js";
-import { Problem } from "./problem.js";
-import { usePolled } from "./use-polled.js";
+import { Problem } from "../../web-ui/problem.js";
+import { usePolled } from "../../web-ui/use-polled.js";
 
 const REFRESH_MS = 5_000;
 

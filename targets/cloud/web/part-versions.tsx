@@ -5,7 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { withVersionControl } from "../../../core/agent/version-control.js";
 import { appCall, cloudCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 type Config = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // server refuses, and the page says so.
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface Organization {
   id: string;

@@ -4,7 +4,7 @@
 // "Revoke" refuses it from its next use on.
 import { useEffect, useState } from "preact/hooks";
 import { appCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 const ROLE = "provisioning";
 

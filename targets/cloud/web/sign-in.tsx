@@ -3,7 +3,7 @@
 // yet, and this browser runs on its computer) the same form makes the first owner.
 import { useState } from "preact/hooks";
 import { setUp, signIn, type SignedIn } from "./api.js";
-import { Problem } from "./problem.js";
+import { Problem } from "../../web-ui/problem.js";
 
 export function SignIn(props: { onSignedIn: (who: SignedIn) => void; firstRun: boolean }) {
   const [problem, setProblem] = useState("");

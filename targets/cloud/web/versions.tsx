@@ -5,7 +5,7 @@
 // (moved by an owner of svc-cloud's first organisation; svc-cloud says why to anyone else).
 import { useEffect, useState } from "preact/hooks";
 import { appCall, cloudCall } from "./api.js";
-import { Problem, useProblem } from "./problem.js";
+import { Problem, useProblem } from "../../web-ui/problem.js";
 
 interface PartVersions {
   partId: string;

@@ -9,6 +9,7 @@ import { AgentDeviceService } from "../../../proto/gen/app/agent/v1/agent_pb.js"
 import { RobotService } from "../../../proto/gen/app/v1/robot_pb.js";
 import { AuthService } from "../../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { CloudService } from "../../../proto/gen/svc/cloud/v1/cloud_pb.js";
+import { DataSyncService } from "../../../proto/gen/app/datasync/v1/data_sync_pb.js";
 import { SignalingService } from "../../../proto/gen/proto/rpc/webrtc/v1/signaling_pb.js";
 import { MAX_CONFIG_CHARACTERS } from "../../../core/index.js";
 
@@ -36,6 +37,8 @@ export interface CloudConnection {
   readonly agent: Client<typeof AgentDeviceService>;
   /** proto.rpc.webrtc.v1.SignalingService: Answer, for offers callers make through svc-cloud. */
   readonly signaling: Client<typeof SignalingService>;
+  /** viam.app.datasync.v1.DataSyncService: FileUpload. */
+  readonly dataSync: Client<typeof DataSyncService>;
 }
 
 export function createCloudConnection(options: CloudConnectionOptions): CloudConnection {
@@ -75,6 +78,7 @@ export function createCloudConnection(options: CloudConnectionOptions): CloudCon
     cloud: createClient(CloudService, signed),
     agent: createClient(AgentDeviceService, signed),
     signaling: createClient(SignalingService, signed),
+    dataSync: createClient(DataSyncService, signed),
   };
 }
 

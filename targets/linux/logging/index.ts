@@ -1,7 +1,9 @@
 // Public face of targets/linux/logging: the engine's Linux sinks, -log-file rotation and the
 // offline log queue for the cloud.
 export { createLinuxLogging, LOGGING_LOGGER } from "./linux-logging.js";
-export type { LinuxLogging, LinuxLoggingOptions } from "./linux-logging.js";
+export type { LinuxLogEngine, LinuxLogging, LinuxLoggingOptions } from "./linux-logging.js";
+export { createRecentLogs, DEFAULT_RECENT_LOGS } from "./recent-logs.js";
+export type { RecentLogEntry, RecentLogs, RecentLogsPage } from "./recent-logs.js";
 export { createNodeClock } from "./node-clock.js";
 export { createPinoSink } from "./pino-sink.js";
 export type { PinoSink } from "./pino-sink.js";

@@ -1,6 +1,7 @@
 // Logging for the Linux programs, assembled: the core's engine writing to pino (JSON lines) or to
 // a readable terminal layout, to -log-file with rotation, and optionally into the offline queue
-// for the cloud. The server's main calls createLinuxLogging once at start-up.
+// for the cloud, with the newest entries kept in memory for the control page's log view. The
+// server's main calls createLinuxLogging once at start-up.
 import pino from "pino";
 import {
   combineSinks,
@@ -14,6 +15,7 @@ import type { Clock } from "../../../core/clock.js";
 import { createNodeClock } from "./node-clock.js";
 import { createPinoSink } from "./pino-sink.js";
 import { createPrettySink } from "./pretty-sink.js";
+import { createRecentLogs, type RecentLogs } from "./recent-logs.js";
 import { createRotatingFile, type RotatingFile } from "./rotating-file.js";
 import type { TextStream } from "./text-stream.js";
 
@@ -35,8 +37,13 @@ export interface LinuxLoggingOptions {
   stderr?: TextStream;
 }
 
+/** The engine, with the newest entries it wrote kept for the control page. */
+export interface LinuxLogEngine extends LogEngine {
+  readonly recent: RecentLogs;
+}
+
 export interface LinuxLogging {
-  engine: LogEngine;
+  engine: LinuxLogEngine;
   /** The `svc` logger; parts of the program take `logger.child("networking")` and so on. */
   logger: Logger;
   /** Where lines are going now. */
@@ -83,11 +90,13 @@ export function createLinuxLogging(options: LinuxLoggingOptions = {}): LinuxLogg
     sink = createPinoSink(options.stdout ?? pino.destination({ dest: 1, sync: true }));
   }
   if (options.alsoTo !== undefined) sink = combineSinks(sink, options.alsoTo);
+  const recent = createRecentLogs();
+  sink = combineSinks(sink, recent);
 
   engine = createLogEngine({ clock, sink, debug: options.debug, settings: options.settings });
   reportFileError();
   const logger = engine.logger("svc");
-  const running = engine;
+  const running: LinuxLogEngine = Object.assign(engine, { recent });
 
   return {
     engine: running,

@@ -1,9 +1,15 @@
-// svc-server's entry point: reads the command line, then validates, reports or runs.
+// svc-server's entry point: reads the command line, then reads FTDC files, validates, reports or runs.
 import { parseCommandLineOrExit } from "../cli/flags.js";
 import { serverFlags, serverUsage } from "./options.js";
 import { validateConfigFile } from "./validate-command.js";
 import { runServer } from "./run.js";
+import { runFtdcCommand } from "./ftdc/index.js";
 import { SVC_VERSION } from "../version.js";
+
+// `svc-server ftdc FILE...` reads diagnostics files; anything else is the server's command line.
+if (process.argv[2] === "ftdc") {
+  process.exit(runFtdcCommand(process.argv.slice(3)));
+}
 
 const flags = parseCommandLineOrExit("svc-server", serverFlags, serverUsage, "go");
 const { values } = flags;

@@ -9,6 +9,7 @@ export const serverFlags: readonly FlagSpec[] = [
   { name: "disable-mdns", kind: "bool", help: "Disable server discovery through multicast DNS" },
   { name: "dump-resources", kind: "string", arg: "<filepath>", help: "Dump all resource registrations as JSON to that path and exit" },
   { name: "ftdc", kind: "bool", default: true, help: "Enable fulltime data capture for diagnostics" },
+  { name: "ftdc-dir", kind: "string", arg: "<dir>", help: "Where -ftdc writes its files (default: ~/.svc/diagnostics.data/<part id, or local>)" },
   { name: "log-file", kind: "string", arg: "<filename>", help: "Write logs to a file with log rotation" },
   { name: "network-check", kind: "bool", help: "Only run normal network checks" },
   { name: "no-tls", kind: "bool", help: "Start an insecure HTTP server without TLS even if certificates exist" },
@@ -24,4 +25,4 @@ export const serverFlags: readonly FlagSpec[] = [
   { name: "help", kind: "bool", aliases: ["h"], help: "Show this help" },
 ];
 
-export const serverUsage = "Usage: svc-server [options]\n\nRuns a machine from its JSON configuration and serves its API.";
+export const serverUsage = "Usage: svc-server [options]\n       svc-server ftdc FILE... [-charts DIR]\n\nRuns a machine from its JSON configuration and serves its API; `ftdc` prints FTDC files as CSV.";

@@ -11,13 +11,9 @@ import { serve, type RunningServer, type ServeOptions } from "./serve.js";
 import { bootCertificate, bootConfig, createCertificateCache, createConfigCache, firstBootConfig, prepareCloudStart, RESTART_EXIT_CODE, type CloudStart } from "./cloud/index.js";
 import { createCommandRunner, handleShutdownSignals, installServerService, runningExecutable } from "./system/index.js";
 import { formatIssue } from "./validate-command.js";
+import { defaultFtdcDir } from "./ftdc/index.js";
 import simMachine from "../../../examples/sim-machine.json";
 import { SVC_VERSION } from "../version.js";
-
-// Subsystems that are not part of svc-server yet: a user who asks for one is told.
-const notYetAvailable: Record<string, string> = {
-  "ftdc": "fulltime data capture is not part of this version",
-};
 
 const say = (line: string) => process.stderr.write(`svc-server: ${line}\n`);
 
@@ -106,11 +102,15 @@ async function initialConfig(source: ConfigSource, cloud: CloudStart | undefined
   };
 }
 
+/** -ftdc (on unless turned off) into -ftdc-dir, or the default folder for this part. */
+function ftdcOf(values: ParsedFlags["values"], cloud: CloudStart | undefined): ServeOptions["ftdc"] {
+  if (values.ftdc === false) return undefined;
+  const dir = typeof values["ftdc-dir"] === "string" ? values["ftdc-dir"] : defaultFtdcDir(cloud?.credentials.partId);
+  return { dir };
+}
+
 export async function runServer(flags: ParsedFlags): Promise<number> {
-  const { values, given } = flags;
-  for (const [name, why] of Object.entries(notYetAvailable)) {
-    if (given.has(name)) say(`-${name} ignored: ${why}`);
-  }
+  const { values } = flags;
   const oneOff = await runOneOff(values);
   if (oneOff !== undefined) return oneOff;
 
@@ -168,6 +168,7 @@ export async function runServer(flags: ParsedFlags): Promise<number> {
       sharedDir: typeof values.shareddir === "string" ? values.shareddir : undefined,
       webProfile: values.webprofile === true,
       outputTelemetry: values["output-telemetry"] === true,
+      ftdc: ftdcOf(values, cloud),
       mdns: values["disable-mdns"] !== true,
       webrtc: values.webrtc !== false,
       requestShutdown: (reason) => signals.begin(reason),

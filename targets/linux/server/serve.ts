@@ -9,13 +9,15 @@ import { X509Certificate } from "node:crypto";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createResourceLookup, followConfigInForce, type Clock, type CloudMetadata, type ConfigReading, type LogEngine, type Logger, type Machine, type MachineConfig } from "../../../core/index.js";
-import { createNodeClock, type OfflineLogQueue } from "../logging/index.js";
+import { createNodeClock, type OfflineLogQueue, type RecentLogs } from "../logging/index.js";
 import { startCloudSide, type CachedConfig, type CertificateCache, type CloudCredentials, type CloudSide, type CloudSideOptions, type ConfigCache, type PartCertificate } from "./cloud/index.js";
 import { browserAccessRules, createApiKeyAuth, registerAuthService, unauthenticatedBindWarning, type ApiKeyAuth } from "./auth/index.js";
 import { configFileSource } from "./config-watch/index.js";
-import { createTelemetry, reconfigureSpans, webProfileRoutes, type Telemetry } from "./diagnostics/index.js";
+import { webProfileRoutes } from "./diagnostics/index.js";
+import { serverDiagnostics, type FtdcRecorder } from "./ftdc/index.js";
 import { restartStatusRoute, staticFilesRoute, type RestartStatus } from "./http/index.js";
 import { createLinuxMachine, type LinuxMachine, type LinuxMachineOptions } from "./linux-machine.js";
+import { pageRoutes, type DiagnosticsReadings } from "./page/index.js";
 import { remoteServiceCalls } from "../remote-parts/index.js";
 import { createModuleSockets, type ModuleSockets } from "../modules/index.js";
 import { createProcessManager, followConfigProcesses, type ProcessManager, type ProcessManagerOptions } from "../processes/index.js";
@@ -31,7 +33,8 @@ import { startDiscovery, type Discovery } from "./mdns/index.js";
 import { createInternalSignaling } from "./webrtc/index.js";
 
 export interface ServeOptions {
-  logEngine: LogEngine;
+  /** With `recent`, the entries it keeps, which the control page's log view shows. */
+  logEngine: LogEngine & { readonly recent?: RecentLogs };
   version: string;
   /**
    * The first configuration, read once: the reading the machine loads, its configuration (the
@@ -55,6 +58,8 @@ export interface ServeOptions {
   sharedDir?: string;
   webProfile?: boolean;
   outputTelemetry?: boolean;
+  /** Record diagnostics (FTDC) into this folder once a second (-ftdc, -ftdc-dir). */
+  ftdc?: { dir: string };
   /** Answer WebRTC connections, with the signaling service on the API port (default true). */
   webrtc?: boolean;
   /** Advertise the API port over multicast DNS (off with -disable-mdns; off unless asked for). */
@@ -84,6 +89,8 @@ export interface RunningServer {
   readonly machine: Machine;
   /** Resolves once the first configuration has been applied (or refused). */
   readonly firstLoad: Promise<unknown>;
+  /** The FTDC recorder, when -ftdc is on: its last hour of readings is in memory. */
+  readonly ftdc?: FtdcRecorder;
   /** Stops accepting calls, closes resources dependents-first, releases the port. */
   stop(): Promise<void>;
 }
@@ -95,18 +102,18 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const clock = createNodeClock();
   // What a killed svc-server left (its modules, their folder) is stopped and removed first.
   const sockets = await createModuleSockets({ logger: log });
+  const diagnostics = serverDiagnostics({ outputTelemetry: options.outputTelemetry, ftdc: options.ftdc, clock, log: logEngine.logger("svc.diagnostics") });
   const machine = createLinuxMachine({
     logEngine,
     clock,
     revealSecrets: options.revealSecrets,
     screen: options.untrustedEnv ? screenUntrusted : undefined,
-    modules: moduleOptions(sockets, options.initial.file),
+    modules: moduleOptions(diagnostics.watchModules(sockets), options.initial.file),
     // A remote the direct way cannot reach is dialled through svc-cloud, once the machine follows it.
     remotesThroughCloud: () => cloudSide?.dialer,
   });
   const processes = runProcesses(machine, { logEngine, clock, baseDir: configDir(options.initial.file), recordGroup: sockets.recordGroup });
-  const telemetry: Telemetry | undefined = options.outputTelemetry ? createTelemetry() : undefined;
-  if (telemetry) machine.onConfig(reconfigureSpans(telemetry));
+  diagnostics.follow(machine);
   machine.onConfig(restartOnlySettingsWarning(log, startConfig));
   if (!options.initial.cloud) machine.onConfig(restartOnCredentials(log, options.requestRestart ?? options.requestShutdown));
   // Auth and the browser rules follow the configuration in force: an edit the machine takes
@@ -132,7 +139,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const tls = tlsPlan(options, network);
   const authenticatePath = `/${AuthService.typeName}/${AuthService.method.authenticate.name}`;
   const webrtc = options.webrtc === false ? undefined : createInternalSignaling({ auth, clock, logger: logEngine.logger("svc.webrtc") });
-  const interceptors: Interceptor[] = [telemetry?.interceptor, auth.interceptor, robot.interceptor].filter(
+  const interceptors: Interceptor[] = [diagnostics.interceptor, auth.interceptor, robot.interceptor].filter(
     (i): i is Interceptor => i !== undefined,
   );
   const server: ApiServer = await createApiServer({
@@ -140,7 +147,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     tls: tls.files,
     tlsAlongside: tls.booted && { cert: tls.booted.cert, key: tls.booted.key },
     interceptors,
-    httpRoutes: httpRoutes(options, auth, machine, () => cloudSide?.restartRequested() ?? false),
+    httpRoutes: httpRoutes(options, auth, machine, () => cloudSide?.restartRequested() ?? false, () => diagnostics.recorder?.lastHour()),
     access: browserAccessRules(runningConfig, () => cloudSide?.names() ?? []),
     checkRpc: credentialsCheck(auth, authenticatePath),
     openMethods: [authenticatePath],
@@ -168,7 +175,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // The machine takes loads one after another, so a quick second save never races the first.
   const firstLoad = machine.load(options.initial.reading, options.initial.origin, { revision: options.initial.revision });
   const offerTls = tls.cloud ? (certificate: PartCertificate) => offerCloudTls(server, certificate, log) : undefined;
-  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock, { offerTls, answerer: webrtc?.answerer });
+  cloudSide = options.initial.cloud && followCloud(options.initial.cloud, machine, options, clock, { offerTls, answerer: webrtc?.answerer, ftdc: diagnostics.recorder?.files });
 
   // The file as written: the watcher hands on only a text that differs from it.
   const { file, written = options.initial.reading.text } = options.initial;
@@ -181,6 +188,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     listening: formatListeningOn(server.listening),
     machine,
     firstLoad,
+    ftdc: diagnostics.recorder,
     stop() {
       stopping ??= (async () => {
         watcher?.close();
@@ -197,7 +205,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await sockets.remove();
         for (const hung of report.hung) log.warn("resource did not close in time", { resource: hung });
         for (const failed of report.failed) log.error("resource failed to close", { resource: failed.name, error: failed.error });
-        telemetry?.close();
+        diagnostics.close();
       })();
       return stopping;
     },
@@ -272,7 +280,7 @@ function configDir(configFile: string | undefined): string {
 }
 
 /** svc-cloud followed: configurations handed to the machine's load, logs uploaded, restarts honoured. */
-function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock, port: Pick<CloudSideOptions, "offerTls" | "answerer">): CloudSide {
+function followCloud(cloud: CloudServing, machine: Machine, options: ServeOptions, clock: Clock, port: Pick<CloudSideOptions, "offerTls" | "answerer" | "ftdc">): CloudSide {
   const requestRestart = options.requestRestart ?? options.requestShutdown;
   return startCloudSide({
     ...cloud,
@@ -315,9 +323,22 @@ function sayCloudTls(server: ApiServer, certificate: PartCertificate, log: Logge
   log.info("offering TLS with svc-cloud's certificate beside cleartext", { names, port: server.port, from });
 }
 
-/** The plain HTTP routes: restart status always; the profiles and shared files when asked for. */
-function httpRoutes(options: ServeOptions, auth: ApiKeyAuth, machine: Machine, restartRequested: () => boolean): HttpRoute[] {
-  const routes: HttpRoute[] = [restartStatusRoute(() => restartStatus(machine, restartRequested))];
+/** The plain HTTP routes: restart status and the control page (with the FTDC readings for its charts) always; the profiles and shared files when asked for. */
+function httpRoutes(options: ServeOptions, auth: ApiKeyAuth, machine: Machine, restartRequested: () => boolean, diagnostics: DiagnosticsReadings): HttpRoute[] {
+  const { initial } = options;
+  const routes: HttpRoute[] = [
+    restartStatusRoute(() => restartStatus(machine, restartRequested)),
+    ...pageRoutes({
+      machine,
+      source: { kind: initial.cloud ? "cloud" : initial.file ? "file" : "builtin", label: initial.cloud ? "svc-cloud" : initial.origin, file: initial.cloud ? undefined : initial.file },
+      tokensRequired: () => auth.enabled,
+      isAuthenticated: async (req) => (await auth.checkRequest(req)).ok,
+      recentLogs: options.logEngine.recent,
+      diagnostics,
+      atRoot: !options.sharedDir,
+      webrtc: options.webrtc !== false,
+    }),
+  ];
   if (options.webProfile) {
     routes.push(
       ...webProfileRoutes({

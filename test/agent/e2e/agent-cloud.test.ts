@@ -179,6 +179,10 @@ describe("svc-agent managed by svc-cloud", () => {
     const names = await namesOnMachine("the cloud's config on the machine", (n) => n.includes("temp") && n.includes("beacon"));
     expect(names).toEqual(expect.arrayContaining(["temp", "window", "beacon"]));
     expect((await reported())?.agent).toBe("1.0.0");
+    // The installed release carries the machine's own control page, script and all.
+    expect((await fetch(`http://localhost:${port}/`)).headers.get("content-type")).toMatch(/^text\/html/);
+    const script = await fetch(`http://localhost:${port}/page/app.js`);
+    expect([script.status, script.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
     expect(readFileSync(join(root, "var/lib/svc-agent/cloud-agent.json"), "utf8")).toContain('"svc-server":"stable"');
     // The part's status in the page: what the machine runs, and that it runs the newest revision.
     await page.reload();

@@ -67,7 +67,7 @@ function launcher(name: string, body: string): string {
 
 describe("the server supervisor", () => {
   it("starts the real svc-server and counts it started once /restart_status answers", async () => {
-    const exe = launcher("svc-server", `exec "${process.execPath}" "${join(distLinux, "svc-server.mjs")}" "$@"`);
+    const exe = launcher("svc-server", `exec "${process.execPath}" "${join(distLinux, "svc-server.mjs")}" "$@" -ftdc=false`);
     const { events, statusUrl } = await setUp(() => exe);
     supervisor!.enable();
     await until("a started event", () => expect(events.map((e) => e.kind)).toContain("started"), 30_000);
@@ -123,7 +123,7 @@ describe("the server supervisor", () => {
     const modules = await buildFixtureModules(["probe-module"]);
     const temporary = join(dir, "tmp");
     mkdirSync(temporary);
-    const real = launcher("svc-server", `exec "${process.execPath}" "${join(distLinux, "svc-server.mjs")}" "$@"`);
+    const real = launcher("svc-server", `exec "${process.execPath}" "${join(distLinux, "svc-server.mjs")}" "$@" -ftdc=false`);
     // The next server is the stand-in, which sweeps nothing itself: what is swept, the supervisor swept.
     const standIn = launcher("svc-server-next", `exec "${fakeServer}" "$@"`);
     let exe = real;

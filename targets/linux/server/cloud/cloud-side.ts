@@ -1,7 +1,7 @@
 // Everything a cloud-managed svc-server does with svc-cloud, started once the API port is open:
 // the configuration followed (cloud-config-source.ts), the part's certificate kept fresh for the
 // port's TLS (part-certificate.ts), the log queue uploaded, restart requests honoured, WebRTC offers
-// relayed by svc-cloud answered (cloud-answering.ts), other parts dialled over WebRTC through it
+// relayed by svc-cloud answered (cloud-answering.ts), closed FTDC files uploaded, other parts dialled over WebRTC through it
 // for the remotes the direct way cannot reach, and who the part is for GetCloudMetadata and the
 // port's names. Closed before the machine, so nothing is asked of the cloud while resources close.
 import type { Clock, CloudMetadata, LoadOptions, LoadResult, Logger } from "../../../../core/index.js";
@@ -15,6 +15,7 @@ import type { CertificateCache, PartCertificate } from "./certificate-cache.js";
 import { followPartCertificate } from "./part-certificate.js";
 import { followRestartRequests } from "./restart-requests.js";
 import { answerThroughCloud } from "./cloud-answering.js";
+import { uploadFtdcFiles, type FtdcFolder, type FtdcUpload } from "./ftdc-upload.js";
 import { cloudDialer, type WebRtcAnswerer } from "../webrtc/index.js";
 import type { CloudDialer } from "../../remote-parts/index.js";
 
@@ -36,6 +37,8 @@ export interface CloudSideOptions {
   restart(reason: string): void;
   /** Answers WebRTC offers relayed by svc-cloud; none with -webrtc=false. */
   answerer?: WebRtcAnswerer;
+  /** The FTDC files, with -ftdc: the closed ones are uploaded as files of the part. */
+  ftdc?: FtdcFolder;
 }
 
 export interface CloudSide {
@@ -57,6 +60,7 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
   const connection = createCloudConnection({ url: credentials.url, apiKey: credentials.apiKey });
   log.info("following svc-cloud", { address: credentials.url, part: credentials.partId });
   let uploader: LogUploader | undefined;
+  let ftdcUpload: FtdcUpload | undefined;
   const offerTls = options.offerTls;
   const certificate =
     offerTls &&
@@ -71,10 +75,11 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
     log,
     clock,
     refreshMs: credentials.refreshMs,
-    // The logs that waited go at once, not at the end of the uploader's back-off; a certificate
+    // The logs and FTDC files that waited go at once, not at the end of the uploaders' waits; a certificate
     // that went stale meanwhile is asked for.
     onReachable: () => {
       void uploader?.flush();
+      void ftdcUpload?.flush();
       void certificate?.refreshIfStale();
     },
   });
@@ -95,6 +100,7 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
     return part ? [part.fqdn, part.localFqdn].filter((name) => name !== "") : [];
   };
   const answering = options.answerer && answerThroughCloud({ connection, answerer: options.answerer, names, clock, log });
+  ftdcUpload = options.ftdc && uploadFtdcFiles({ dataSync: connection.dataSync, partId: credentials.partId, folder: options.ftdc, clock, log });
 
   return {
     metadata: () => {
@@ -112,6 +118,7 @@ export function startCloudSide(options: CloudSideOptions): CloudSide {
       await source.close();
       await certificate?.close();
       await uploader?.close();
+      await ftdcUpload?.close();
     },
   };
 }

@@ -7,5 +7,6 @@ export { cacheOrigin, cacheRevision, cloudOrigin } from "./cloud-config-source.j
 export { createConfigCache, type CachedConfig, type ConfigCache } from "./config-cache.js";
 export { bootCertificate, createCertificateCache, type CertificateCache, type PartCertificate } from "./certificate-cache.js";
 export { startCloudSide, type CloudSide, type CloudSideOptions } from "./cloud-side.js";
+export { uploadFtdcFiles, UPLOADED_RECORD, type FtdcFolder, type FtdcUpload, type FtdcUploadOptions } from "./ftdc-upload.js";
 export { RESTART_EXIT_CODE } from "../../cloud-link/index.js";
 export { cloudDir, prepareCloudStart, CLOUD_LOG_QUEUE_ENTRIES, type CloudStart } from "./cloud-start.js";

@@ -4,9 +4,9 @@
 // in `span()`, reconfigurations above all) carry their start, duration and outcome. Call spans
 // wait for the next metrics line and are capped per period, so a busy server is not slowed by
 // its own telemetry; the line says how many were dropped.
-import { ConnectError, type Interceptor, type StreamResponse } from "@connectrpc/connect";
-import { Code, codeName, errorMessage } from "../../../../core/index.js";
-import { createLatencyHistogram, type LatencyHistogram } from "./latency-histogram.js";
+import type { Interceptor } from "@connectrpc/connect";
+import { codeName, errorMessage, type Code } from "../../../../core/index.js";
+import { createCallCounter, type CallCounter } from "./call-counter.js";
 
 export type SpanAttributes = Record<string, string | number | boolean>;
 
@@ -21,6 +21,8 @@ export interface TelemetryOptions {
   maxCallSpansPerInterval?: number;
   /** Wall clock in milliseconds, with fractions. Default performance.timeOrigin + performance.now(). */
   now?: () => number;
+  /** The server's call counter, when others read it too; one of its own otherwise. */
+  calls?: CallCounter;
 }
 
 export interface Telemetry {
@@ -38,18 +40,10 @@ export interface Telemetry {
   close(): void;
 }
 
-interface MethodStats {
-  count: number;
-  errors: number;
-  codes: Record<string, number>;
-  latency: LatencyHistogram;
-}
-
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const write = options.write ?? ((line: string) => void process.stdout.write(line));
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const maxCallSpans = options.maxCallSpansPerInterval ?? 1000;
-  const methods = new Map<string, MethodStats>();
   let pendingSpans: string[] = [];
   let droppedSpans = 0;
   let closed = false;
@@ -65,24 +59,20 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     ...(attributes && Object.keys(attributes).length > 0 ? { attributes } : {}),
   });
 
+  const calls = options.calls ?? createCallCounter({ now });
+  calls.onCall((method, startMs, durationMs, code) => {
+    if (closed) return;
+    const codeText = code === undefined ? undefined : codeName(code);
+    if (pendingSpans.length < maxCallSpans) {
+      const attributes = codeText === undefined ? undefined : { code: codeText };
+      pendingSpans.push(JSON.stringify(spanRecord(`call ${method}`, startMs, durationMs, codeText, attributes)));
+    } else {
+      droppedSpans++;
+    }
+  });
+
   const telemetry: Telemetry = {
-    interceptor: (next) => async (req) => {
-      const method = `/${req.service.typeName}/${req.method.name}`;
-      const start = now();
-      let res;
-      try {
-        res = await next(req);
-      } catch (error) {
-        telemetry.recordCall(method, start, now() - start, ConnectError.from(error).code);
-        throw error;
-      }
-      if (!res.stream) {
-        telemetry.recordCall(method, start, now() - start);
-        return res;
-      }
-      // A streamed answer ends when its last message is sent, not when the handler returns.
-      return { ...res, message: observeStream(res.message, (code) => telemetry.recordCall(method, start, now() - start, code)) } as StreamResponse;
-    },
+    interceptor: calls.interceptor,
     async span(name, fn, attributes) {
       const end = telemetry.startSpan(name, attributes);
       try {
@@ -101,38 +91,22 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       };
     },
     recordCall(method, startMs, durationMs, code) {
-      let stats = methods.get(method);
-      if (!stats) {
-        stats = { count: 0, errors: 0, codes: {}, latency: createLatencyHistogram() };
-        methods.set(method, stats);
-      }
-      stats.count++;
-      stats.latency.record(durationMs);
-      const codeText = code === undefined ? undefined : codeName(code);
-      if (codeText !== undefined) {
-        stats.errors++;
-        stats.codes[codeText] = (stats.codes[codeText] ?? 0) + 1;
-      }
-      if (closed) return;
-      if (pendingSpans.length < maxCallSpans) {
-        const attributes = codeText === undefined ? undefined : { code: codeText };
-        pendingSpans.push(JSON.stringify(spanRecord(`call ${method}`, startMs, durationMs, codeText, attributes)));
-      } else {
-        droppedSpans++;
-      }
+      calls.record(method, startMs, durationMs, code);
     },
     flush() {
       const spans = pendingSpans;
       pendingSpans = [];
       if (spans.length > 0) write(`${spans.join("\n")}\n`);
-      const calls: Record<string, object> = {};
-      for (const [method, stats] of [...methods.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        calls[method] = { count: stats.count, errors: stats.errors, codes: stats.codes, latency_ms: stats.latency.summary() };
+      const byMethod: Record<string, object> = {};
+      for (const [method, stats] of [...calls.methods.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const codes: Record<string, number> = {};
+        for (const [code, count] of stats.codes) codes[codeName(code)] = count;
+        byMethod[method] = { count: stats.count, errors: stats.errors, codes, latency_ms: stats.latency.summary() };
       }
       emit({
         type: "metrics",
         time: new Date(now()).toISOString(),
-        calls,
+        calls: byMethod,
         resources: options.resourceStates?.() ?? {},
         spans_dropped: droppedSpans,
       });
@@ -149,19 +123,6 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const timer = setInterval(() => telemetry.flush(), options.intervalMs ?? 10_000);
   timer.unref();
   return telemetry;
-}
-
-async function* observeStream<T>(messages: AsyncIterable<T>, done: (code: Code | undefined) => void): AsyncIterable<T> {
-  let outcome: Code | undefined = Code.Canceled;
-  try {
-    yield* messages;
-    outcome = undefined;
-  } catch (error) {
-    outcome = ConnectError.from(error).code;
-    throw error;
-  } finally {
-    done(outcome);
-  }
 }
 
 function round(ms: number): number {

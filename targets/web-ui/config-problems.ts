@@ -2,7 +2,7 @@
 // problem placed on the text where its path is written, as `path: message`. Text that is not JSON
 // has one problem, where the grammar breaks. `fragments` and `fragment_mods`, which svc-server
 // itself does not act on, are svc-cloud's to act on: no warning says otherwise here.
-import { parseMachineConfig } from "../../../core/config/index.js";
+import { parseMachineConfig } from "../../core/config/index.js";
 import { jsonPlaces, placeOf } from "./json-places.js";
 
 export interface ConfigProblem {

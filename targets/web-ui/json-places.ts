@@ -3,7 +3,7 @@
 // For a member of an object the place is its key; for an array's element, where it starts.
 // Text that breaks the grammar gives the index where it breaks. Iterative: deep nesting cannot
 // overflow the stack; nothing is placed deeper than the validator reads (MAX_CONFIG_DEPTH).
-import { formatDataPath, MAX_CONFIG_DEPTH } from "../../../core/config/index.js";
+import { formatDataPath, MAX_CONFIG_DEPTH } from "../../core/config/index.js";
 
 type Segment = string | number;
 
