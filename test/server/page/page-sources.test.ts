@@ -69,8 +69,10 @@ describe("the configuration's source on the page", () => {
     }, "svc-cloud's configuration on the page");
     expect(config.source).toEqual({ kind: "cloud", label: "svc-cloud" });
     expect(config.editable).toBe(false);
-    const secret = (managed.credentials.cloud as { secret: string }).secret;
-    expect(config.text as string).not.toContain(secret);
+    // The part's own key, which signs it in to svc-cloud, is not shown.
+    const partKey = (managed.credentials.cloud as { api_key: { key: string } }).api_key.key;
+    expect(partKey.length).toBeGreaterThan(10);
+    expect(config.text as string).not.toContain(partKey);
     expect(JSON.parse(config.text as string).components.map((c: { name: string }) => c.name)).toEqual(["temp"]);
     const write = await putConfig(url, "{}");
     expect(write.status).toBe(409);

@@ -70,10 +70,12 @@ async function describeConfig(machine: Machine, source: PageConfigSource) {
   };
 }
 
-/** The cloud section's secret stays on the machine. */
+/** The cloud section's credentials (its secret, its API key) stay on the machine. */
 function withoutSecret(config: MachineConfig | undefined): unknown {
   if (!config?.cloud) return config ?? {};
-  return { ...config, cloud: { ...config.cloud, secret: "(kept on the machine)" } };
+  const { secret, api_key: key, ...cloud } = config.cloud;
+  const kept = "(kept on the machine)";
+  return { ...config, cloud: { ...cloud, ...(secret === undefined ? {} : { secret: kept }), ...(key ? { api_key: { id: key.id, key: kept } } : {}) } };
 }
 
 function textOf(body: string): string {
