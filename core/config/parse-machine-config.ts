@@ -31,11 +31,12 @@ export interface ConfigReading extends ParsedMachineConfig {
   written(): unknown;
 }
 
-const readings = new WeakSet<object>();
+// Made on first use: a firmware that preloads this module keeps what its load made read-only.
+let readings: WeakSet<object> | undefined;
 
 /** Whether `value` is a reading made by readMachineConfig (and not configuration data). */
 export function isConfigReading(value: unknown): value is ConfigReading {
-  return typeof value === "object" && value !== null && readings.has(value);
+  return typeof value === "object" && value !== null && readings !== undefined && readings.has(value);
 }
 
 export function parseMachineConfig(input: string | object): ParsedMachineConfig {
@@ -52,7 +53,7 @@ export function readMachineConfig(input: string | object): ConfigReading {
     text: typeof input === "string" ? input : read.text,
     written: read.document ?? (() => undefined),
   };
-  readings.add(reading);
+  (readings ??= new WeakSet()).add(reading);
   return reading;
 }
 

@@ -57,15 +57,14 @@ interface Plan {
   extra: Plan | boolean;
 }
 
-const plans = new WeakMap<SchemaNode, Plan>();
+// The last schema's plan, in a module variable: a firmware that preloads this module holds the
+// schema in flash, where it can be no WeakMap's key, and a collection made at load is read-only.
+let planned: { root: SchemaNode; plan: Plan } | undefined;
 
 /** Checks `data` against `root` (which holds the definitions), filling in defaults; every problem found. */
 export function checkSchema(root: SchemaNode, data: unknown): SchemaError[] {
-  let plan = plans.get(root);
-  if (plan === undefined) {
-    plan = planOf(root, root, new Map());
-    plans.set(root, plan);
-  }
+  if (planned?.root !== root) planned = { root, plan: planOf(root, root, new Map()) };
+  const plan = planned.plan;
   const errors: SchemaError[] = [];
   visit(plan, data, [], errors);
   return errors;

@@ -18,11 +18,13 @@ const ioCodes: Record<IOErrorCode, Code> = {
 };
 
 export class SvcError extends Error {
-  override name = "SvcError";
   readonly code: Code;
 
   constructor(code: Code, message: string, cause?: unknown) {
     super(message);
+    // Defined, not assigned: where Error.prototype is frozen (a preloaded XS firmware), assigning
+    // `name` throws as it would on any read-only inherited property.
+    Object.defineProperty(this, "name", { value: "SvcError", configurable: true, enumerable: true, writable: true });
     this.code = code;
     // `cause` as ES2022 defines it; set by hand because the core compiles against ES2020.
     if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, configurable: true, writable: true });

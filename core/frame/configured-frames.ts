@@ -10,9 +10,11 @@ export interface FramedResource {
   frame?: FrameConfig;
 }
 
-const made = new WeakMap<readonly FramedResource[], FrameSystem>();
+// Made on first use: a firmware that preloads this module keeps what its load made read-only.
+let made: WeakMap<readonly FramedResource[], FrameSystem> | undefined;
 
 export function frameSystemOf(components: readonly FramedResource[]): FrameSystem {
+  made ??= new WeakMap();
   let system = made.get(components);
   if (system === undefined) {
     const entries: FrameEntry[] = [];

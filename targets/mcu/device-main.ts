@@ -38,8 +38,11 @@ interface RouteState {
 }
 
 export interface DeviceOptions {
-  /** `device.io` */
-  io: ModdableIOClasses;
+  /**
+   * `device.io`. A platform without it (Moddable's host simulator, some boards) boots all the
+   * same: boards then answer each IO call naming the IO this platform lacks.
+   */
+  io: ModdableIOClasses | undefined;
   /** `device.pin`: header names of pins. */
   pins?: Readonly<Record<string, PinSpecifier>>;
   /** The default export of "embedded:network/http/server". */
@@ -104,9 +107,14 @@ function joined(chunks: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The provider's name in IO errors: on a platform without `device.io`, it says so. */
+export const NO_DEVICE_IO = "this platform (no device.io: no ECMA-419 Digital, PWM, Analog, I2C, SMBus or Serial)";
+
 export function startDevice(options: DeviceOptions): Device {
   const clock = deviceClock(options.Timer);
-  const io = createModdableIO(options.io, { pins: options.pins });
+  const hostIO = options.io && typeof options.io === "object" ? options.io : undefined;
+  const io = createModdableIO(hostIO ?? {}, { pins: options.pins, name: hostIO ? "mcu" : NO_DEVICE_IO });
+  if (!hostIO) options.trace(`warning svc-mcu: ${NO_DEVICE_IO}; boards cannot reach any pin or bus\n`);
   const port = options.port ?? 80;
   const machine = createMcuMachine({
     clock,

@@ -29,7 +29,19 @@ export interface TokenTableOptions {
 }
 
 const TOKEN_BYTES = 32;
-const tokenShape = /^[0-9a-f]{64}$/;
+/**
+ * Whether `token` is 64 lower-case hex digits. A loop, not a RegExp: on the host build, testing a
+ * preloaded (flash-held) RegExp against a caller's token crashed Moddable's simulator (SIGSEGV
+ * in RegExp exec), and a caller's header should meet as little machinery as possible.
+ */
+function tokenShaped(token: string): boolean {
+  if (token.length !== TOKEN_BYTES * 2) return false;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
 
 function hex(bytes: Uint8Array): string {
   let out = "";
@@ -69,7 +81,7 @@ export function createTokenTable<T>(options: TokenTableOptions): TokenTable<T> {
       return token;
     },
     find(token) {
-      const entry = tokenShape.test(token) ? live.get(token) : undefined;
+      const entry = tokenShaped(token) ? live.get(token) : undefined;
       if (entry === undefined) return { ok: false, problem: "not a token issued by this machine" };
       if (entry.expiresAt <= now()) {
         live.delete(token);

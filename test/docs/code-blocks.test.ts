@@ -25,6 +25,11 @@ const RUN_ELSEWHERE = [
     holds: ["npm install --no-audit --no-fund", "setsid npm start", "npm test"],
   },
   {
+    block: "npm run firmware -- --platform lin\nnpm run firmware -- --platform pico/pico_w\n",
+    by: "test/firmware/mcsim-host.ts",
+    holds: ["npm run firmware -- --platform lin", "npm run firmware -- --platform pico/pico_w"],
+  },
+  {
     block: "dig -p 5353 @192.168.1.20 _rpc._tcp.local PTR\n",
     by: "test/server/mdns-discovery.test.ts",
     holds: ["dig -p 5353 @192.168.1.20 _rpc._tcp.local PTR"],
@@ -35,7 +40,15 @@ const RUN_ELSEWHERE = [
 const NOT_RUN = [
   {
     block: 'cd targets/mcu\nmcconfig -d -m -p esp32 ssid="my-network" password="secret"\n',
-    why: "builds firmware with the Moddable SDK, which is not installable offline; the tests run the same bundle in XS instead",
+    why: "builds for the ESP32 with ESP-IDF, which the firmware tests do not set up (npm run test:firmware builds lin and the Pico W)",
+  },
+  {
+    block: "sudo apt-get install build-essential git cmake ninja-build pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib libgtk-3-dev libglib2.0-dev xvfb xauth flex bison gperf\ngit clone --branch 8.2.3 --depth 1 https://github.com/Moddable-OpenSource/moddable.git /opt/moddable\nexport MODDABLE=/opt/moddable PATH=/opt/moddable/build/bin/lin/release:$PATH\nmake -C $MODDABLE/build/makefiles/lin\n",
+    why: "installs system packages as root and clones the Moddable SDK from the network; done once per machine, by hand",
+  },
+  {
+    block: "mkdir -p /opt/pico && cd /opt/pico\ngit clone --branch 2.2.0 --depth 1 https://github.com/raspberrypi/pico-sdk.git\ngit -C pico-sdk submodule update --init --depth 1 lib/tinyusb lib/cyw43-driver lib/lwip\ngit clone --branch sdk-2.2.0 --depth 1 https://github.com/raspberrypi/pico-extras.git\ngit clone --branch 2.2.0 --depth 1 https://github.com/raspberrypi/picotool.git\nmkdir -p pico-examples\nexport PICO_SDK_PATH=/opt/pico/pico-sdk\ncmake -S $PICO_SDK_PATH/tools/pioasm -B $PICO_SDK_PATH/build/pioasm -DPIOASM_VERSION_STRING=2.2.0 && make -C $PICO_SDK_PATH/build/pioasm\ncmake -S picotool -B picotool/build -DPICOTOOL_NO_LIBUSB=1 -DPICO_SDK_PATH=$PICO_SDK_PATH && make -C picotool/build\nmkdir -p $PICO_SDK_PATH/build/_deps/picotool && cp picotool/build/picotool $PICO_SDK_PATH/build/_deps/picotool/\n",
+    why: "clones the pico-sdk and its tools from the network; done once per machine, by hand",
   },
   {
     block: "sudo sh tools/fresh-machine-check.sh\n",

@@ -12,8 +12,14 @@ import { File } from "file";
 import config from "mc/config";
 import randomBytes from "svc-random";
 import { startDevice } from "svc-mcu";
+import { advertiseRpc } from "rpc-mdns";
 
-const stored = `${config.file.root}machine.json`;
+// A build may name its own folder for the stored configuration and its own port (the host
+// simulator's tests do: `svcFileRoot=... svcPort=...` on mcconfig's command line).
+const stored = `${config.svcFileRoot || config.file.root}machine.json`;
+const port = Number(config.svcPort) || 8080;
+// The device's name on the local network: http://<hostName>.local:<port> (`svcHostName=...`).
+const hostName = config.svcHostName || "svc-mcu";
 
 function readConfig() {
   if (File.exists(stored)) {
@@ -37,16 +43,28 @@ function saveConfig(text) {
   }
 }
 
+// Moddable's host simulator and some boards have no `device` global, or one without `io`:
+// svc-mcu then boots without IO, and a board's IO call answers naming what is missing.
+const host = globalThis.device;
+
 startDevice({
-  io: device.io,
-  pins: device.pin,
+  io: host?.io,
+  pins: host?.pin,
   HTTPServer,
   Listener,
   Timer,
   config: readConfig(),
-  port: 8080,
+  port,
   trace,
   saveConfig,
   randomBytes,
   allowInsecureCreds: config.allowInsecureCreds === true || config.allowInsecureCreds === "true",
+  hostNames: [hostName, `${hostName}.local`],
 });
+
+// Without mDNS (no multicast on the network, the port taken) the device still serves its address.
+try {
+  advertiseRpc({ hostName, port, trace });
+} catch (error) {
+  trace(`warning svc.mdns: cannot advertise ${hostName}.local: ${error}\n`);
+}
