@@ -72,12 +72,12 @@ async function buildLinux() {
   await buildServerPage(resolve(root, outRoot, "server-page"));
 }
 
-// svc-cloud's web app (targets/cloud/web), beside the svc-cloud bundle that serves it: one script
-// and one style sheet, so its pages need nothing from elsewhere.
-async function buildCloudWeb(outdir) {
+// A web page for browsers: one script (its entry bundled with everything it imports) and one
+// style sheet, so the page needs nothing from elsewhere.
+async function buildWebPage(entry, css, outdir) {
   await build({
     absWorkingDir: root,
-    entryPoints: { app: "targets/cloud/web/main.tsx" },
+    entryPoints: { app: entry },
     outdir,
     bundle: true,
     platform: "browser",
@@ -89,7 +89,12 @@ async function buildCloudWeb(outdir) {
     jsxImportSource: "preact",
     logLevel: quiet ? "error" : "warning",
   });
-  copyFileSync(join(root, "targets/cloud/web/app.css"), join(outdir, "app.css"));
+  copyFileSync(join(root, css), join(outdir, "app.css"));
+}
+
+// svc-cloud's web app (targets/cloud/web), beside the svc-cloud bundle that serves it.
+async function buildCloudWeb(outdir) {
+  await buildWebPage("targets/cloud/web/main.tsx", "targets/cloud/web/app.css", outdir);
   // The models the config form offers: svc-server's own, as it lists them.
   execFileSync(process.execPath, [resolve(root, outRoot, "linux/svc-server.mjs"), "-dump-resources", join(outdir, "models.json")], { stdio: "pipe" });
 }
@@ -97,21 +102,7 @@ async function buildCloudWeb(outdir) {
 // svc-server's own control page (targets/linux/server/page/web), beside the svc-server bundle that
 // serves it: the official Viam SDK, the core's validator and the shared components in one script.
 async function buildServerPage(outdir) {
-  await build({
-    absWorkingDir: root,
-    entryPoints: { app: "targets/linux/server/page/web/main.tsx" },
-    outdir,
-    bundle: true,
-    platform: "browser",
-    target: ["chrome100", "firefox100", "safari15"],
-    format: "esm",
-    minify: true,
-    sourcemap: "linked",
-    jsx: "automatic",
-    jsxImportSource: "preact",
-    logLevel: quiet ? "error" : "warning",
-  });
-  copyFileSync(join(root, "targets/linux/server/page/web/page.css"), join(outdir, "app.css"));
+  await buildWebPage("targets/linux/server/page/web/main.tsx", "targets/linux/server/page/web/page.css", outdir);
 }
 
 async function buildMcu() {

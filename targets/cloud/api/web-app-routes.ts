@@ -7,31 +7,15 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { webPageHeaders, webPageHtml, type WebPage } from "../../../node/web-page.js";
 import { sendBody, sendJson, type HttpResponse, type HttpRoute } from "../server/http-routes.js";
 
 /** Where the built web app is: dist/cloud-web, beside dist/linux/svc-cloud.mjs. */
 export const WEB_APP_DIR = fileURLToPath(new URL("../cloud-web/", import.meta.url));
 
-const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
-};
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>svc-cloud</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app/app.css">
-<script type="module" src="/app/app.js"></script>
-</head>
-<body><div id="app"></div><noscript>svc-cloud's web app needs JavaScript.</noscript></body>
-</html>
-`;
+const APP: WebPage = { title: "svc-cloud", assets: "/app/", noscript: "svc-cloud's web app needs JavaScript.", formAction: "'self'" };
+const SECURITY_HEADERS = webPageHeaders(APP);
+const PAGE = webPageHtml(APP);
 
 function send(res: HttpResponse, type: string, body: string | Buffer, cache: string): void {
   sendBody(res, 200, type, body, { ...SECURITY_HEADERS, "cache-control": cache });
