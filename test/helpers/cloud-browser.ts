@@ -9,14 +9,17 @@ const ARTIFACTS = "test/artifacts/cloud-web";
 const DESKTOP = { width: 1280, height: 720 };
 const PHONE = { width: 390, height: 844 };
 
-/** The page as it is now at a desktop's width (`name.png`) and a phone's (`name-phone.png`), where nothing may run off the side; the page is left at a desktop's width. */
-export async function screenshots(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
+/** The web app as it is now, in test/artifacts/cloud-web (see screenshotsIn). */
+export const screenshots = (page: Page, name: string): Promise<void> => screenshotsIn(ARTIFACTS, page, name);
+
+/** The page as it is now at a desktop's width (`folder/name.png`) and a phone's (`name-phone.png`), where nothing may run off the side; the page is left at a desktop's width. */
+export async function screenshotsIn(folder: string, page: Page, name: string): Promise<void> {
+  mkdirSync(folder, { recursive: true });
   await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${folder}/${name}.png`, fullPage: true });
   await page.setViewportSize(PHONE);
   const width = await page.evaluate("document.documentElement.scrollWidth");
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-phone.png`, fullPage: true });
+  await page.screenshot({ path: `${folder}/${name}-phone.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);
   if (width !== PHONE.width) throw new Error(`${name}: at a phone's width the page is ${String(width)} px wide, not ${PHONE.width}: something runs off the side`);
 }

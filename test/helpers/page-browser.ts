@@ -3,13 +3,12 @@
 // under a name the server answers to (localhost: gRPC-web; an address: WebRTC), logged in with an
 // API key when the machine has them, and screenshots at a desktop's width and a phone's in
 // test/artifacts/server-page/, where nothing may run off the side at the phone's.
-import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { screenshotsIn } from "./cloud-browser.js";
 import { requireTools } from "./system-tools.js";
 
 const ARTIFACTS = "test/artifacts/server-page";
 const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 /** A machine of fake resources: one of each kind with controls on the page, and a dependency to draw. */
 export function fakeMachine(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -52,14 +51,5 @@ export async function openPage(browser: Browser, url: string, key?: { id: string
   return page;
 }
 
-/** The page as it is now at a desktop's width (`name.png`) and a phone's (`name-phone.png`); left at a desktop's width. */
-export async function pageScreenshots(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-  await page.setViewportSize(PHONE);
-  const width = await page.evaluate("document.documentElement.scrollWidth");
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-phone.png`, fullPage: true });
-  await page.setViewportSize(DESKTOP);
-  if (width !== PHONE.width) throw new Error(`${name}: at a phone's width the page is ${String(width)} px wide, not ${PHONE.width}: something runs off the side`);
-}
+/** The control page as it is now at a desktop's and a phone's width, in test/artifacts/server-page. */
+export const pageScreenshots = (page: Page, name: string): Promise<void> => screenshotsIn(ARTIFACTS, page, name);
