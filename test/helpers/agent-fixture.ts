@@ -93,11 +93,14 @@ export interface AgentProcess {
 export function startAgentProcess(executable: string, args: string[], env: Record<string, string>): AgentProcess {
   // Temporary files of the agent and of the servers it starts live under the device root, so
   // whatever a killed process leaves goes with the root.
+  // So is their home folder (svc-server's diagnostics default to ~/.svc), unless the test names one.
   const temporary = env.SVC_AGENT_ROOT ? join(env.SVC_AGENT_ROOT, "tmp") : tmpdir();
   mkdirSync(temporary, { recursive: true });
+  const home = env.SVC_AGENT_ROOT ? join(env.SVC_AGENT_ROOT, "home") : (process.env.HOME ?? "/root");
+  mkdirSync(home, { recursive: true });
   const child = spawn(executable, ["--dev-mode", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: temporary, ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: temporary, ...env },
   });
   let out = "";
   child.stdout!.on("data", (chunk) => (out += chunk));

@@ -2,13 +2,14 @@
 // anything behind: every test writes under $TMPDIR, so the suite gets a fresh $TMPDIR, and after
 // vitest ends that folder must be empty, no process the suite started may still run (each one
 // carries the suite's $TMPDIR in its environment or command line), and nothing new may appear
-// beside it in the system's temporary folder or in the checkout. What is found is listed, stopped
-// and removed, and counted as one failed test in vitest's JSON report, which CI reads.
+// beside it in the system's temporary folder, in the checkout or in ~/.svc. What is found is
+// listed, stopped and removed, and counted as one failed test in vitest's JSON report, which CI
+// reads.
 //
 //   node tools/test/run-suite.mjs [vitest arguments]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,6 +22,9 @@ const systemTmp = tmpdir();
 const suiteTmp = mkdtempSync(join(systemTmp, "svc-suite-"));
 const tmpBefore = new Set(readdirSync(systemTmp));
 const checkoutBefore = new Set(checkoutEntries());
+// What svc writes in a home folder by default (FTDC's ~/.svc/diagnostics.data): tests name their own.
+const homeSvc = join(homedir(), ".svc");
+const homeBefore = new Set(filesUnder(homeSvc));
 
 const status = await runVitest(process.argv.slice(2));
 const problems = [...(await strayProcesses()), ...leftovers(), ...writtenOutside()];
@@ -93,7 +97,23 @@ function writtenOutside() {
   const inCheckout = checkoutEntries()
     .filter((line) => !checkoutBefore.has(line) && !ALLOWED_IN_CHECKOUT.some((re) => re.test(line)))
     .map((line) => `written in the checkout: ${line.slice(3)}`);
-  return [...inTmp, ...inCheckout];
+  const inHome = filesUnder(homeSvc)
+    .filter((file) => !homeBefore.has(file))
+    .map((file) => {
+      rmSync(file, { force: true });
+      return `written in the home folder: ${file}`;
+    });
+  return [...inTmp, ...inCheckout, ...inHome];
+}
+
+function filesUnder(dir) {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => !entry.isDirectory())
+      .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+  } catch {
+    return [];
+  }
 }
 
 function checkoutEntries() {
