@@ -146,8 +146,14 @@ function startLoad(url: string, init: InitResult, logger: { partId: string; key:
 /** That every answered entry and edit is in the store, read through `cloud`. */
 async function nothingLost(cloud: CloudProcess, loggerPart: string, editedPart: string, done: { logged: number[]; edits: number[] }) {
   const app = await signedInClient(AppService, cloud.url, cloud.init.api_key);
-  const { logs } = await app.getRobotPartLogs({ id: loggerPart, limit: 1000n });
-  const stored = new Set(logs.map((entry) => entry.message));
+  // Every page: a load that outlasts a slow restart answers more entries than one page holds.
+  const stored = new Set<string>();
+  let pageToken = "";
+  do {
+    const page = await app.getRobotPartLogs({ id: loggerPart, limit: 1000n, pageToken });
+    for (const entry of page.logs) stored.add(entry.message);
+    pageToken = page.nextPageToken;
+  } while (pageToken !== "");
   expect(done.logged.filter((n) => !stored.has(`entry ${n}`))).toEqual([]);
   const { history } = await app.getRobotPartHistory({ id: editedPart });
   const names = new Set(history.map((entry) => ((entry.old?.robotConfig?.components as { name: string }[] | undefined) ?? [])[0]?.name));
