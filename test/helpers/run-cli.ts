@@ -1,5 +1,6 @@
 // Runs a built svc executable (dist/linux/*.mjs) as a real process and collects what it printed.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,11 +17,17 @@ export function runCli(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string } = {},
 ): CliResult {
-  const run = spawnSync(process.execPath, [join(distLinux, `${program}.mjs`), ...args], {
-    encoding: "utf8",
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: tmpdir(), ...options.env },
-    timeout: 30_000,
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  // A home folder of its own (svc-server records diagnostics under ~/.svc unless told), gone after.
+  const home = mkdtempSync(join(tmpdir(), "cli-home-"));
+  try {
+    const run = spawnSync(process.execPath, [join(distLinux, `${program}.mjs`), ...args], {
+      encoding: "utf8",
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmpdir(), ...options.env },
+      timeout: 30_000,
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }

@@ -154,7 +154,8 @@ function startArm64Server(): { child: ChildProcess; stderr(): string; stop(): Pr
   );
   // The launcher execs SVC_NODE, which execs qemu: the child's PID is the running server's.
   const child = spawn(join(unpacked, "svc-server"), ["-config", config], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", TMPDIR: dir, SVC_NODE: node.program },
+    // Its home is the test's folder too: the server records its diagnostics under ~/.svc.
+    env: { PATH: process.env.PATH ?? "", HOME: dir, TMPDIR: dir, SVC_NODE: node.program },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";
