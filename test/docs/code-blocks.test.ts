@@ -43,7 +43,7 @@ const NOT_RUN = [
     why: "builds for the ESP32 with ESP-IDF, which the firmware tests do not set up (npm run test:firmware builds lin and the Pico W)",
   },
   {
-    block: "sudo apt-get install build-essential git cmake ninja-build pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib libgtk-3-dev libglib2.0-dev xvfb xauth flex bison gperf\ngit clone --branch 8.2.3 --depth 1 https://github.com/Moddable-OpenSource/moddable.git /opt/moddable\nexport MODDABLE=/opt/moddable PATH=/opt/moddable/build/bin/lin/release:$PATH\nmake -C $MODDABLE/build/makefiles/lin\n",
+    block: "sudo apt-get install build-essential git cmake ninja-build pkg-config gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib libgtk-3-dev libglib2.0-dev xvfb xauth flex bison gperf avahi-daemon avahi-utils\ngit clone --branch 8.2.3 --depth 1 https://github.com/Moddable-OpenSource/moddable.git /opt/moddable\nexport MODDABLE=/opt/moddable PATH=/opt/moddable/build/bin/lin/release:$PATH\nmake -C $MODDABLE/build/makefiles/lin\n",
     why: "installs system packages as root and clones the Moddable SDK from the network; done once per machine, by hand",
   },
   {

@@ -91,10 +91,19 @@ export interface Mcsim {
   close(): Promise<void>;
 }
 
-export function startMcsim(so: string, display: Display, home: string): Mcsim {
+/** Where mcsim runs: a network namespace of its own, and a library preloaded into it (LD_PRELOAD). */
+export interface McsimPlace {
+  readonly netns?: string;
+  readonly preload?: string;
+}
+
+export function startMcsim(so: string, display: Display, home: string, place: McsimPlace = {}): Mcsim {
   mkdirSync(join(home, ".config"), { recursive: true });
   const mcsim = join(moddableHome(), "build/bin/lin/release/mcsim");
-  const child = spawn("stdbuf", ["-o0", mcsim, so], { env: { ...process.env, DISPLAY: display.name, HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+  const command = ["stdbuf", "-o0", mcsim, so];
+  if (place.netns) command.unshift("ip", "netns", "exec", place.netns);
+  const env = { ...process.env, DISPLAY: display.name, HOME: home, ...(place.preload ? { LD_PRELOAD: place.preload } : {}) };
+  const child = spawn(command[0]!, command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   let peaks: Record<string, number> = {};
   let keys: string[] = [];

@@ -47,6 +47,10 @@ function saveConfig(text) {
 // svc-mcu then boots without IO, and a board's IO call answers naming what is missing.
 const host = globalThis.device;
 
+// The names a key without an id may be given for; the name mDNS claims joins them when a
+// conflict on the link makes it another (`svc-mcu-2`).
+const hostNames = [hostName, `${hostName}.local`];
+
 startDevice({
   io: host?.io,
   pins: host?.pin,
@@ -59,12 +63,19 @@ startDevice({
   saveConfig,
   randomBytes,
   allowInsecureCreds: config.allowInsecureCreds === true || config.allowInsecureCreds === "true",
-  hostNames: [hostName, `${hostName}.local`],
+  hostNames,
 });
 
 // Without mDNS (no multicast on the network, the port taken) the device still serves its address.
 try {
-  advertiseRpc({ hostName, port, trace });
+  advertiseRpc({
+    hostName,
+    port,
+    trace,
+    onClaimed(name) {
+      if (!hostNames.includes(name)) hostNames.push(name, `${name}.local`);
+    },
+  });
 } catch (error) {
   trace(`warning svc.mdns: cannot advertise ${hostName}.local: ${error}\n`);
 }
