@@ -41,32 +41,48 @@ const typedKeywords: Readonly<Record<string, readonly (keyof SchemaNode)[]>> = {
   object: ["required", "additionalProperties", "properties"],
 };
 
-/** A schema node worked out once: references followed, patterns compiled, keys listed. */
+/**
+ * A schema node worked out once: references followed, patterns compiled. A plan's children are
+ * planned when the plan is first visited, and a property's when data first has it, so only the
+ * parts of the schema a configuration uses take memory (a microcontroller's configuration reaches
+ * a fraction of it).
+ */
 interface Plan {
   node: SchemaNode;
-  types: readonly string[];
   /** The one type whose own keywords the node uses, if it names just one. */
   group: string | undefined;
-  ref?: Plan;
   pattern?: RegExp;
-  items?: Plan;
   /** Whether the node checks objects at all (required, properties or additionalProperties). */
   object: boolean;
-  properties: ReadonlyArray<{ key: string; plan: Plan; default: unknown }>;
-  known: ReadonlySet<string>;
+  /** Set once its pattern and the children below are planned. */
+  expanded: boolean;
+  ref?: Plan;
+  items?: Plan;
+  /** The plans of `node.properties`, in the order of their keys; each made when data first has its key. */
+  properties: Array<Plan | undefined>;
+  keys: readonly string[];
   extra: Plan | boolean;
 }
 
-// The last schema's plan, in a module variable: a firmware that preloads this module holds the
+/** The plans of one schema: its definitions', shared by every `$ref` to them. */
+interface Planned {
+  root: SchemaNode;
+  plan: Plan;
+  definitions: Map<string, Plan>;
+}
+
+const noKeys: readonly string[] = [];
+const noPlans: Array<Plan | undefined> = [];
+
+// The last schema's plans, in a module variable: a firmware that preloads this module holds the
 // schema in flash, where it can be no WeakMap's key, and a collection made at load is read-only.
-let planned: { root: SchemaNode; plan: Plan } | undefined;
+let planned: Planned | undefined;
 
 /** Checks `data` against `root` (which holds the definitions), filling in defaults; every problem found. */
 export function checkSchema(root: SchemaNode, data: unknown): SchemaError[] {
-  if (planned?.root !== root) planned = { root, plan: planOf(root, root, new Map()) };
-  const plan = planned.plan;
+  if (planned?.root !== root) planned = { root, plan: planOf(root), definitions: new Map() };
   const errors: SchemaError[] = [];
-  visit(plan, data, [], errors);
+  visit(planned, planned.plan, data, [], errors);
   return errors;
 }
 
@@ -78,38 +94,51 @@ export function resolveRef(root: SchemaNode, ref: string): SchemaNode {
   return node;
 }
 
-function planOf(root: SchemaNode, node: SchemaNode, made: Map<SchemaNode, Plan>): Plan {
-  const known = made.get(node);
-  if (known !== undefined) return known;
-  const types = node.type === undefined ? [] : typeof node.type === "string" ? [node.type] : node.type;
-  const group = types.length === 1 && typedKeywords[types[0]!]?.some((k) => node[k] !== undefined) ? types[0] : undefined;
-  const properties = Object.entries(node.properties ?? {});
-  const plan: Plan = {
+function planOf(node: SchemaNode): Plan {
+  const type = node.type;
+  const single = typeof type === "string" ? type : type?.length === 1 ? type[0] : undefined;
+  const group = single !== undefined && typedKeywords[single]?.some((k) => node[k] !== undefined) ? single : undefined;
+  return {
     node,
-    types,
     group,
     object: node.required !== undefined || node.properties !== undefined || node.additionalProperties !== undefined,
-    properties: [],
-    known: new Set(properties.map(([key]) => key)),
+    expanded: false,
+    pattern: undefined,
+    ref: undefined,
+    items: undefined,
+    properties: noPlans,
+    keys: noKeys,
     extra: true,
   };
-  made.set(node, plan);
-  if (node.$ref !== undefined) plan.ref = planOf(root, resolveRef(root, node.$ref), made);
+}
+
+/** Plans the children of `plan`: its reference, items, properties and additional properties. */
+function expand(planned: Planned, plan: Plan): void {
+  const { node } = plan;
+  plan.expanded = true;
   if (node.pattern !== undefined) plan.pattern = new RegExp(node.pattern, "u");
-  if (node.items !== undefined) plan.items = planOf(root, node.items, made);
-  plan.properties = properties.map(([key, sub]) => ({ key, plan: planOf(root, sub, made), default: sub.default }));
+  if (node.$ref !== undefined) {
+    let target = planned.definitions.get(node.$ref);
+    if (target === undefined) planned.definitions.set(node.$ref, (target = planOf(resolveRef(planned.root, node.$ref))));
+    plan.ref = target;
+  }
+  if (node.items !== undefined) plan.items = planOf(node.items);
+  if (node.properties !== undefined) {
+    plan.keys = Object.keys(node.properties);
+    plan.properties = plan.keys.map(() => undefined);
+  }
   const extra = node.additionalProperties;
-  plan.extra = typeof extra === "object" ? planOf(root, extra, made) : extra ?? true;
-  return plan;
+  plan.extra = typeof extra === "object" ? planOf(extra) : extra ?? true;
 }
 
 // `path` is a stack the walk pushes to and pops from; an error takes a copy of it.
-function visit(plan: Plan, data: unknown, path: Segment[], errors: SchemaError[]): void {
+function visit(planned: Planned, plan: Plan, data: unknown, path: Segment[], errors: SchemaError[]): void {
+  if (!plan.expanded) expand(planned, plan);
   const { node, group } = plan;
   // A wrong type is reported first, unless one type groups the node's keywords: then where
   // that type's keywords are checked.
-  if (group === undefined && plan.types.length > 0 && !isAnyType(data, plan.types)) errors.push(errorAt(path, "type", node));
-  if (plan.ref !== undefined) visit(plan.ref, data, path, errors);
+  if (group === undefined && node.type !== undefined && node.type.length > 0 && !isAnyType(data, node.type)) errors.push(errorAt(path, "type", node));
+  if (plan.ref !== undefined) visit(planned, plan.ref, data, path, errors);
   if (node.enum !== undefined && !node.enum.includes(data)) errors.push(errorAt(path, "enum", node));
   if (node.maximum !== undefined || node.minimum !== undefined) {
     if (!isType(data, "number")) typeAt(plan, "number", path, errors);
@@ -123,11 +152,11 @@ function visit(plan: Plan, data: unknown, path: Segment[], errors: SchemaError[]
     else if (!plan.pattern.test(data)) errors.push(errorAt(path, "pattern", node));
   }
   if (plan.items !== undefined) {
-    if (Array.isArray(data)) visitItems(plan.items, data, path, errors);
+    if (Array.isArray(data)) visitItems(planned, plan.items, data, path, errors);
     else typeAt(plan, "array", path, errors);
   }
   if (plan.object) {
-    if (isType(data, "object")) visitObject(plan, data as Record<string, unknown>, path, errors);
+    if (isType(data, "object")) visitObject(planned, plan, data as Record<string, unknown>, path, errors);
     else typeAt(plan, "object", path, errors);
   }
 }
@@ -141,40 +170,47 @@ function errorAt(path: Segment[], keyword: SchemaKeyword, node: SchemaNode): Sch
   return keyword === "type" ? { path: path.slice(), keyword, type: node.type } : { path: path.slice(), keyword };
 }
 
-function visitItems(items: Plan, data: unknown[], path: Segment[], errors: SchemaError[]): void {
+function visitItems(planned: Planned, items: Plan, data: unknown[], path: Segment[], errors: SchemaError[]): void {
   for (let i = 0; i < data.length; i++) {
     path.push(i);
-    visit(items, data[i], path, errors);
+    visit(planned, items, data[i], path, errors);
     path.pop();
   }
 }
 
-function visitObject(plan: Plan, data: Record<string, unknown>, path: Segment[], errors: SchemaError[]): void {
-  for (const property of plan.properties) {
-    if (property.default !== undefined && data[property.key] === undefined) data[property.key] = copy(property.default);
+function visitObject(planned: Planned, plan: Plan, data: Record<string, unknown>, path: Segment[], errors: SchemaError[]): void {
+  const { keys, properties } = plan;
+  const declared = plan.node.properties;
+  for (let i = 0; i < keys.length; i++) {
+    const fallback = declared![keys[i]!]!.default;
+    if (fallback !== undefined && data[keys[i]!] === undefined) data[keys[i]!] = copy(fallback);
   }
   for (const key of plan.node.required ?? []) {
     if (data[key] === undefined) errors.push({ path: [...path, key], keyword: "required" });
   }
   if (plan.extra !== true) {
     for (const key of Object.keys(data)) {
-      if (plan.known.has(key)) continue;
+      if (declared !== undefined && Object.prototype.hasOwnProperty.call(declared, key)) continue;
       if (plan.extra === false) errors.push({ path: [...path, key], keyword: "additionalProperties" });
-      else visitAt(plan.extra, data[key], key, path, errors);
+      else visitAt(planned, plan.extra, data[key], key, path, errors);
     }
   }
-  for (const property of plan.properties) {
-    if (data[property.key] !== undefined) visitAt(property.plan, data[property.key], property.key, path, errors);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (data[key] === undefined) continue;
+    const property = properties[i] ?? (properties[i] = planOf(declared![key]!));
+    visitAt(planned, property, data[key], key, path, errors);
   }
 }
 
-function visitAt(plan: Plan, data: unknown, key: string, path: Segment[], errors: SchemaError[]): void {
+function visitAt(planned: Planned, plan: Plan, data: unknown, key: string, path: Segment[], errors: SchemaError[]): void {
   path.push(key);
-  visit(plan, data, path, errors);
+  visit(planned, plan, data, path, errors);
   path.pop();
 }
 
-function isAnyType(data: unknown, types: readonly string[]): boolean {
+function isAnyType(data: unknown, types: string | readonly string[]): boolean {
+  if (typeof types === "string") return isType(data, types);
   for (const type of types) if (isType(data, type)) return true;
   return false;
 }

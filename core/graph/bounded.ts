@@ -9,13 +9,27 @@ export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown; t
  * produces after the timeout goes to `late`. A throw from `work` itself counts as a failure.
  */
 export function settleWithin<T>(clock: Clock, ms: number, work: () => Promise<T>, late: (outcome: Settled<T>) => void): Promise<Settled<T>> {
-  return new Promise((resolve) => {
-    let done = false;
-    const timer = clock.setTimeout(() => {
-      if (done) return;
-      done = true;
-      resolve({ ok: false, error: undefined, timedOut: true });
-    }, ms);
+  const deadline = new Deadline(clock, late);
+  return new Promise((resolve) => deadline.start(resolve, ms, work));
+}
+
+/**
+ * One race of work against its deadline. A class, so that every resource built or closed shares
+ * its methods: on a microcontroller each closure made per call carries a copy of its code.
+ */
+class Deadline<T> {
+  private done = false;
+  private timer: unknown;
+  private resolve: (outcome: Settled<T>) => void = noResolve;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly late: (outcome: Settled<T>) => void,
+  ) {}
+
+  start(resolve: (outcome: Settled<T>) => void, ms: number, work: () => Promise<T>): void {
+    this.resolve = resolve;
+    this.timer = this.clock.setTimeout(() => this.expire(), ms);
     let running: Promise<T>;
     try {
       running = Promise.resolve(work());
@@ -23,21 +37,26 @@ export function settleWithin<T>(clock: Clock, ms: number, work: () => Promise<T>
       running = Promise.reject(thrown);
     }
     running.then(
-      (value) => {
-        if (done) return late({ ok: true, value });
-        done = true;
-        clock.clearTimeout(timer);
-        resolve({ ok: true, value });
-      },
-      (error: unknown) => {
-        if (done) return late({ ok: false, error, timedOut: false });
-        done = true;
-        clock.clearTimeout(timer);
-        resolve({ ok: false, error, timedOut: false });
-      },
+      (value) => this.finish({ ok: true, value }),
+      (error: unknown) => this.finish({ ok: false, error, timedOut: false }),
     );
-  });
+  }
+
+  private expire(): void {
+    if (this.done) return;
+    this.done = true;
+    this.resolve({ ok: false, error: undefined, timedOut: true });
+  }
+
+  private finish(outcome: Settled<T>): void {
+    if (this.done) return this.late(outcome);
+    this.done = true;
+    this.clock.clearTimeout(this.timer);
+    this.resolve(outcome);
+  }
 }
+
+const noResolve = () => {};
 
 /** Runs `task` on every item, at most `cap` at a time; resolves when all have finished. */
 export async function runPool<T>(items: readonly T[], cap: number, task: (item: T) => Promise<void>): Promise<void> {

@@ -6,7 +6,7 @@
 import { runByDependencies } from "./build-scheduler.js";
 import { closeNode } from "./close-resources.js";
 import { waitingFor } from "./dependency-graph.js";
-import { describeState, gatherDependencies, isStale, type EngineNode, type GivenDependencies } from "./engine-node.js";
+import { addUser, describeState, dropUser, gatherDependencies, isStale, NOTHING_GIVEN, type EngineNode, type GivenDependencies } from "./engine-node.js";
 import { setStatus, type EngineState } from "./engine-state.js";
 
 export async function buildLevels(state: EngineState, levels: string[][]): Promise<void> {
@@ -48,7 +48,7 @@ async function buildNode(state: EngineState, name: string, stamp: number, readie
       setStatus(state, node, "CONFIGURING");
       const outcome = await state.lifecycle.reconfigure(node, node.live!, registration, given, () => state.shuttingDown);
       if (outcome.ok && nodes.get(name) === node && node.running) {
-        for (const dep of node.builtWith) nodes.get(dep)?.usedBy.delete(name);
+        for (const dep of node.builtWith) dropUser(nodes.get(dep), name);
         markReady(state, node, given, readied);
         return;
       }
@@ -81,9 +81,9 @@ async function buildNode(state: EngineState, name: string, stamp: number, readie
 
 /** Records what a running instance was given and announces it READY. */
 function markReady(state: EngineState, node: EngineNode, given: GivenDependencies, readied: EngineNode[]): void {
-  node.builtWith = given.names;
-  node.builtGenerations = given.generations;
-  for (const dep of given.names) state.nodes.get(dep)!.usedBy.add(node.name);
+  node.builtWith = given.names.length === 0 ? NOTHING_GIVEN : given.names;
+  node.builtGenerations = given.generations.length === 0 ? NOTHING_GIVEN : given.generations;
+  for (const dep of given.names) addUser(state.nodes.get(dep)!, node.name);
   node.attempts = 0;
   setStatus(state, node, "READY");
   readied.push(node);

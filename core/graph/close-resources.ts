@@ -2,7 +2,7 @@
 // first), a bounded number at a time, each within the close timeout. A close that fails or hangs
 // is reported and the resource counts as closed all the same: nothing waits on it forever.
 import { runPool } from "./bounded.js";
-import type { CloseOutcome, EngineNode } from "./engine-node.js";
+import { dropUser, NOTHING_GIVEN, type CloseOutcome, type EngineNode } from "./engine-node.js";
 import { setStatus, type EngineState } from "./engine-state.js";
 import type { ShutdownReport } from "./engine-types.js";
 import { closeOrder } from "./plan.js";
@@ -14,11 +14,11 @@ export async function closeNode(state: EngineState, node: EngineNode): Promise<C
   setStatus(state, node, "REMOVING");
   const outcome = await state.lifecycle.close(live, node.name);
   if (node.live === live) {
-    for (const dep of node.builtWith) state.nodes.get(dep)?.usedBy.delete(node.name);
+    for (const dep of node.builtWith) dropUser(state.nodes.get(dep), node.name);
     node.live = undefined;
     node.running = false;
-    node.builtWith = [];
-    node.builtGenerations = [];
+    node.builtWith = NOTHING_GIVEN;
+    node.builtGenerations = NOTHING_GIVEN;
     setStatus(state, node, "UNCONFIGURED");
   }
   return outcome;

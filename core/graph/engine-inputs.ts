@@ -41,84 +41,123 @@ export interface EntryPreparer {
   runningInput(node: EngineNode | undefined, path: string): PlanResourceInput | undefined;
 }
 
-export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike): EntryPreparer {
+/** What the preparer keeps: the registry it validates with, and the path strings made so far. */
+interface PreparerParts {
+  registry: ModelRegistry;
+  logger: LoggerLike;
   // Paths are made once per position, so comparing them later is comparing the same strings.
-  const pathCache = new Map<string, string[]>();
-  const pathOf = (key: string, i: number): string => {
-    let list = pathCache.get(key);
-    if (!list) pathCache.set(key, (list = []));
-    while (list.length <= i) list.push(`${key}[${list.length}]`);
-    return list[i]!;
-  };
+  pathCache: Map<string, string[]>;
+}
 
+// The methods are thin: on a microcontroller each closure made here carries a copy of its code,
+// so the work is in the module functions below, made once.
+export function createEntryPreparer(registry: ModelRegistry, logger: LoggerLike): EntryPreparer {
+  const parts: PreparerParts = { registry, logger, pathCache: new Map() };
   return {
-    runningInput(node, path) {
-      if (!node?.running) return undefined;
-      const cached = node.validated;
-      const fresh = cached && cached.path === path && cached.registryGeneration === registry.generation;
-      const v = fresh ? cached.result : validateResourceConfig(registry, node.config, path);
-      const input: PlanResourceInput = { config: node.config, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown };
-      if (v.absent !== undefined) input.absent = v.absent;
-      return runningEntryInput(input, path);
-    },
-    prepare(config, joined, nodes, graph, nodeAt) {
-      const prepared: PreparedEntries = { configs: [], paths: [], inputs: [], validations: [], joined: [] };
-      const generation = registry.generation;
-      const add = (list: readonly ResourceConfig[] | undefined, key: string, marks?: readonly JoinedResource[]) => {
-        if (!list) return;
-        for (let i = 0; i < list.length; i++) {
-          const entry = list[i]!;
-          const path = marks ? key : pathOf(key, i);
-          const mark = marks && { joined: true, unavailable: marks[i]!.unavailable };
-          prepared.joined.push(mark);
-          const position = prepared.configs.length;
-          // Usually the entry at the same place in the current graph is the same resource.
-          const there = position < graph.entries.length ? graph.entries[position]! : undefined;
-          const node =
-            there && there.config.name === entry.name && there.config.api === entry.api
-              ? nodeAt[position]
-              : typeof entry.api === "string" && typeof entry.name === "string"
-                ? nodes.get(`${entry.api}/${entry.name}`)
-                : undefined;
-          const cached = node?.validated;
-          const unchanged = node !== undefined && resourceConfigEqual(node.config, entry);
-          prepared.configs.push(entry);
-          prepared.paths.push(path);
-          if (!mark && unchanged && cached && cached.registryGeneration === generation && cached.path === path) {
-            prepared.validations.push(cached.result);
-            prepared.inputs.push(undefined);
-            continue;
-          }
-          const v = validateResourceConfig(registry, entry, path);
-          for (const issue of v.issues) if (issue.severity === "warning") logger.warn(`${issue.path}: ${issue.message}`);
-          prepared.validations.push(v);
-          prepared.inputs.push({ config: entry, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown, absent: v.absent, unchanged, ...mark });
-        }
-      };
-      add(config.components, "components");
-      add(config.services, "services");
-      joined.forEach((resources, key) => add(resources.map((r) => r.config), key, resources));
-      return prepared;
-    },
-    allInputs(prepared) {
-      const all: PlanResourceInput[] = [];
-      for (let i = 0; i < prepared.configs.length; i++) {
-        const v = prepared.validations[i]!;
-        all.push(
-          prepared.inputs[i] ?? {
-            config: prepared.configs[i]!,
-            path: prepared.paths[i]!,
-            requires: v.requires,
-            optional: v.optional,
-            issues: v.issues,
-            modelKnown: v.modelKnown,
-            absent: v.absent,
-            unchanged: true,
-            ...prepared.joined[i],
-          },
-        );
-      }
-      return all;
-    },
+    runningInput: (node, path) => runningInput(registry, node, path),
+    prepare: (config, joined, nodes, graph, nodeAt) => prepareEntries(parts, config, joined, nodes, graph, nodeAt),
+    allInputs,
   };
+}
+
+function pathOf(parts: PreparerParts, key: string, i: number): string {
+  let list = parts.pathCache.get(key);
+  if (!list) parts.pathCache.set(key, (list = []));
+  while (list.length <= i) list.push(`${key}[${list.length}]`);
+  return list[i]!;
+}
+
+function runningInput(registry: ModelRegistry, node: EngineNode | undefined, path: string): PlanResourceInput | undefined {
+  if (!node?.running) return undefined;
+  const cached = node.validated;
+  const fresh = cached && cached.path === path && cached.registryGeneration === registry.generation;
+  const v = fresh ? cached.result : validateResourceConfig(registry, node.config, path);
+  const input: PlanResourceInput = { config: node.config, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown };
+  if (v.absent !== undefined) input.absent = v.absent;
+  return runningEntryInput(input, path);
+}
+
+function prepareEntries(
+  parts: PreparerParts,
+  config: GraphConfig,
+  joined: ReadonlyMap<string, readonly JoinedResource[]>,
+  nodes: ReadonlyMap<string, EngineNode>,
+  graph: DependencyGraph,
+  nodeAt: readonly EngineNode[],
+): PreparedEntries {
+  const prepared: PreparedEntries = { configs: [], paths: [], inputs: [], validations: [], joined: [] };
+  const where: Placed = { nodes, graph, nodeAt, generation: parts.registry.generation };
+  addEntries(parts, prepared, where, config.components, "components");
+  addEntries(parts, prepared, where, config.services, "services");
+  joined.forEach((resources, key) => addEntries(parts, prepared, where, resources.map((r) => r.config), key, resources));
+  return prepared;
+}
+
+/** The graph as applied, to find each entry's node in, and the registry generation now. */
+interface Placed {
+  nodes: ReadonlyMap<string, EngineNode>;
+  graph: DependencyGraph;
+  nodeAt: readonly EngineNode[];
+  generation: number;
+}
+
+function addEntries(
+  parts: PreparerParts,
+  prepared: PreparedEntries,
+  where: Placed,
+  list: readonly ResourceConfig[] | undefined,
+  key: string,
+  marks?: readonly JoinedResource[],
+): void {
+  if (!list) return;
+  const { nodes, graph, nodeAt, generation } = where;
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i]!;
+    const path = marks ? key : pathOf(parts, key, i);
+    const mark = marks && { joined: true, unavailable: marks[i]!.unavailable };
+    prepared.joined.push(mark);
+    const position = prepared.configs.length;
+    // Usually the entry at the same place in the current graph is the same resource.
+    const there = position < graph.entries.length ? graph.entries[position]! : undefined;
+    const node =
+      there && there.config.name === entry.name && there.config.api === entry.api
+        ? nodeAt[position]
+        : typeof entry.api === "string" && typeof entry.name === "string"
+          ? nodes.get(`${entry.api}/${entry.name}`)
+          : undefined;
+    const cached = node?.validated;
+    const unchanged = node !== undefined && resourceConfigEqual(node.config, entry);
+    prepared.configs.push(entry);
+    prepared.paths.push(path);
+    if (!mark && unchanged && cached && cached.registryGeneration === generation && cached.path === path) {
+      prepared.validations.push(cached.result);
+      prepared.inputs.push(undefined);
+      continue;
+    }
+    const v = validateResourceConfig(parts.registry, entry, path);
+    for (const issue of v.issues) if (issue.severity === "warning") parts.logger.warn(`${issue.path}: ${issue.message}`);
+    prepared.validations.push(v);
+    prepared.inputs.push({ config: entry, path, requires: v.requires, optional: v.optional, issues: v.issues, modelKnown: v.modelKnown, absent: v.absent, unchanged, ...mark });
+  }
+}
+
+function allInputs(prepared: PreparedEntries): PlanResourceInput[] {
+  const all: PlanResourceInput[] = [];
+  for (let i = 0; i < prepared.configs.length; i++) {
+    const v = prepared.validations[i]!;
+    all.push(
+      prepared.inputs[i] ?? {
+        config: prepared.configs[i]!,
+        path: prepared.paths[i]!,
+        requires: v.requires,
+        optional: v.optional,
+        issues: v.issues,
+        modelKnown: v.modelKnown,
+        absent: v.absent,
+        unchanged: true,
+        ...prepared.joined[i],
+      },
+    );
+  }
+  return all;
 }

@@ -30,9 +30,10 @@ export interface EngineNode extends PlannedNode {
   running: boolean;
   /** Counts instances built; a dependent remembers which generation it was given. */
   generation: number;
-  builtWith: string[];
-  builtGenerations: number[];
-  usedBy: Set<string>;
+  builtWith: readonly string[];
+  builtGenerations: readonly number[];
+  /** Changed through addUser and dropUser only: a node nobody uses shares one empty set. */
+  usedBy: ReadonlySet<string>;
   attempts: number;
   retryTimer: unknown;
   /** What the validator said, for the path and registry generation it was asked under. */
@@ -41,6 +42,24 @@ export interface EngineNode extends PlannedNode {
   reported?: string;
   /** Joined from another part of the machine: whoever joined it says its problems. */
   joined?: boolean;
+}
+
+// Shared by every node that was given nothing or that nobody uses, so a machine of many
+// resources does not keep two empty arrays and an empty set for each. Never changed.
+export const NOTHING_GIVEN: readonly never[] = [];
+const NO_USERS: ReadonlySet<string> = new Set();
+
+/** Records that `user`'s live instance was given `node`. */
+export function addUser(node: EngineNode, user: string): void {
+  if (node.usedBy === NO_USERS) node.usedBy = new Set([user]);
+  else (node.usedBy as Set<string>).add(user);
+}
+
+/** Forgets that `user` was given `node`. */
+export function dropUser(node: EngineNode | undefined, user: string): void {
+  if (node === undefined || !node.usedBy.has(user)) return;
+  if (node.usedBy.size === 1) node.usedBy = NO_USERS;
+  else (node.usedBy as Set<string>).delete(user);
 }
 
 export function createEngineNode(name: string, config: ResourceConfig, path: string, revision: string, now: number): EngineNode {
@@ -58,9 +77,9 @@ export function createEngineNode(name: string, config: ResourceConfig, path: str
     live: undefined,
     running: false,
     generation: 0,
-    builtWith: [],
-    builtGenerations: [],
-    usedBy: new Set(),
+    builtWith: NOTHING_GIVEN,
+    builtGenerations: NOTHING_GIVEN,
+    usedBy: NO_USERS,
     attempts: 0,
     retryTimer: undefined,
   };
@@ -102,19 +121,37 @@ export function gatherDependencies(node: EngineNode, graph: DependencyGraph, nod
     resources.push(dep.live!.resource);
     simple.push(dep.config.name);
   }
-  // A resource has few dependencies: looking them up by scanning beats building a map per build.
-  const view: ResourceDependencies = {
-    get(name) {
-      let bySimple = -1;
-      for (let k = 0; k < names.length; k++) {
-        if (written[k] === name || names[k] === name) return resources[k];
-        if (simple[k] === name) bySimple = bySimple === -1 ? k : -2;
-      }
-      return bySimple >= 0 ? resources[bySimple] : undefined;
-    },
-    names: () => names.slice(),
-  };
+  const view = new GivenView(names, written, resources, simple);
   return { view, names, generations };
+}
+
+/**
+ * The dependencies a build is given, looked up by the name the configuration wrote, the full name
+ * or an unambiguous simple name. A class, so every build shares its methods: on a microcontroller
+ * each closure made per build carries a copy of its code.
+ */
+class GivenView implements ResourceDependencies {
+  constructor(
+    private readonly full: readonly string[],
+    private readonly written: readonly string[],
+    private readonly resources: readonly Resource[],
+    private readonly simple: readonly string[],
+  ) {}
+
+  // A resource has few dependencies: looking them up by scanning beats building a map per build.
+  get(name: string): Resource | undefined {
+    const { full, written, resources, simple } = this;
+    let bySimple = -1;
+    for (let k = 0; k < full.length; k++) {
+      if (written[k] === name || full[k] === name) return resources[k];
+      if (simple[k] === name) bySimple = bySimple === -1 ? k : -2;
+    }
+    return bySimple >= 0 ? resources[bySimple] : undefined;
+  }
+
+  names(): string[] {
+    return this.full.slice();
+  }
 }
 
 /** True when a running node holds an instance of a dependency that has since been replaced or appeared. */

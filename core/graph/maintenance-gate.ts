@@ -63,86 +63,103 @@ export interface MaintenanceGateOptions<T> {
   recheckMs?: number;
 }
 
+/** What the gate keeps: the item waiting for the window, and the check under way. */
+interface GateState<T> {
+  readonly options: MaintenanceGateOptions<T>;
+  readonly recheckMs: number;
+  waiting: { item: T; maintenance: MaintenanceConfig } | undefined;
+  latest: number;
+  timer: unknown;
+  toldDeferred: boolean;
+  stopped: boolean;
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createMaintenanceGate<T>(options: MaintenanceGateOptions<T>): MaintenanceGate<T> {
-  const { clock, logger } = options;
-  const recheckMs = options.recheckMs ?? DEFAULT_MAINTENANCE_RECHECK_MS;
-  let waiting: { item: T; maintenance: MaintenanceConfig } | undefined;
-  let latest = 0;
-  let timer: unknown;
-  let toldDeferred = false;
-  let stopped = false;
-
-  async function check(maintenance: MaintenanceConfig): Promise<MaintenanceDecision> {
-    try {
-      return await options.check(maintenance);
-    } catch (thrown) {
-      return { allowed: false, reason: `checking maintenance failed: ${errorMessage(thrown)}` };
-    }
-  }
-
-  function clearTimer(): void {
-    if (timer !== undefined) clock.clearTimeout(timer);
-    timer = undefined;
-  }
-
-  function allowed(decision: { warning?: string }): void {
-    if (decision.warning !== undefined) logger.warn(decision.warning);
-    toldDeferred = false;
-  }
-
-  function deferred(reason: string): void {
-    if (!toldDeferred) logger.info(`configuration change deferred until maintenance is allowed: ${reason}`);
-    else logger.debug(`configuration change still deferred: ${reason}`);
-    toldDeferred = true;
-    clearTimer();
-    timer = clock.setTimeout(() => void recheck(), recheckMs);
-  }
-
-  async function recheck(): Promise<void> {
-    timer = undefined;
-    const held = waiting;
-    if (held === undefined || stopped) return;
-    const ticket = latest;
-    const decision = await check(held.maintenance);
-    if (ticket !== latest || stopped) return;
-    if (decision.allowed) {
-      waiting = undefined;
-      allowed(decision);
-      logger.info("maintenance allowed: applying the deferred configuration");
-      options.release(held.item);
-    } else {
-      deferred(decision.reason);
-    }
-  }
-
+  const gate: GateState<T> = {
+    options,
+    recheckMs: options.recheckMs ?? DEFAULT_MAINTENANCE_RECHECK_MS,
+    waiting: undefined,
+    latest: 0,
+    timer: undefined,
+    toldDeferred: false,
+    stopped: false,
+  };
   return {
     get deferred() {
-      return waiting !== undefined;
+      return gate.waiting !== undefined;
     },
-    async submit(item, maintenance) {
-      const ticket = ++latest;
-      clearTimer();
-      if (maintenance === undefined) {
-        waiting = undefined;
-        toldDeferred = false;
-        return { kind: "allowed" };
-      }
-      waiting = { item, maintenance };
-      const decision = await check(maintenance);
-      if (ticket !== latest || stopped) return { kind: "superseded" };
-      if (decision.allowed) {
-        waiting = undefined;
-        allowed(decision);
-        return decision.warning !== undefined ? { kind: "allowed", warning: decision.warning } : { kind: "allowed" };
-      }
-      deferred(decision.reason);
-      return { kind: "deferred", reason: decision.reason };
-    },
+    submit: (item, maintenance) => submit(gate, item, maintenance),
     stop() {
-      stopped = true;
-      latest++;
-      waiting = undefined;
-      clearTimer();
+      gate.stopped = true;
+      gate.latest++;
+      gate.waiting = undefined;
+      clearTimer(gate);
     },
   };
+}
+
+async function check<T>(gate: GateState<T>, maintenance: MaintenanceConfig): Promise<MaintenanceDecision> {
+  try {
+    return await gate.options.check(maintenance);
+  } catch (thrown) {
+    return { allowed: false, reason: `checking maintenance failed: ${errorMessage(thrown)}` };
+  }
+}
+
+function clearTimer<T>(gate: GateState<T>): void {
+  if (gate.timer !== undefined) gate.options.clock.clearTimeout(gate.timer);
+  gate.timer = undefined;
+}
+
+function allowed<T>(gate: GateState<T>, decision: { warning?: string }): void {
+  if (decision.warning !== undefined) gate.options.logger.warn(decision.warning);
+  gate.toldDeferred = false;
+}
+
+function deferred<T>(gate: GateState<T>, reason: string): void {
+  const { logger, clock } = gate.options;
+  if (!gate.toldDeferred) logger.info(`configuration change deferred until maintenance is allowed: ${reason}`);
+  else logger.debug(`configuration change still deferred: ${reason}`);
+  gate.toldDeferred = true;
+  clearTimer(gate);
+  gate.timer = clock.setTimeout(() => void recheck(gate), gate.recheckMs);
+}
+
+async function recheck<T>(gate: GateState<T>): Promise<void> {
+  gate.timer = undefined;
+  const held = gate.waiting;
+  if (held === undefined || gate.stopped) return;
+  const ticket = gate.latest;
+  const decision = await check(gate, held.maintenance);
+  if (ticket !== gate.latest || gate.stopped) return;
+  if (decision.allowed) {
+    gate.waiting = undefined;
+    allowed(gate, decision);
+    gate.options.logger.info("maintenance allowed: applying the deferred configuration");
+    gate.options.release(held.item);
+  } else {
+    deferred(gate, decision.reason);
+  }
+}
+
+async function submit<T>(gate: GateState<T>, item: T, maintenance: MaintenanceConfig | undefined): Promise<GateResult> {
+  const ticket = ++gate.latest;
+  clearTimer(gate);
+  if (maintenance === undefined) {
+    gate.waiting = undefined;
+    gate.toldDeferred = false;
+    return { kind: "allowed" };
+  }
+  gate.waiting = { item, maintenance };
+  const decision = await check(gate, maintenance);
+  if (ticket !== gate.latest || gate.stopped) return { kind: "superseded" };
+  if (decision.allowed) {
+    gate.waiting = undefined;
+    allowed(gate, decision);
+    return decision.warning !== undefined ? { kind: "allowed", warning: decision.warning } : { kind: "allowed" };
+  }
+  deferred(gate, decision.reason);
+  return { kind: "deferred", reason: decision.reason };
 }

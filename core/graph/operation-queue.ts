@@ -28,84 +28,96 @@ export interface OperationHandlers<C> {
   failed(thrown: unknown): void;
 }
 
+/** What the queue holds: the operation waiting of each kind, and whether one runs. */
+interface QueueState<C> {
+  readonly handlers: OperationHandlers<C>;
+  waiting: { config: C; revision: string; resolve(result: ApplyResult): void } | undefined;
+  replanNeeded: boolean;
+  roots: Map<string, RootKind>;
+  busy: boolean;
+  stopped: boolean;
+  idleWaiters: (() => void)[];
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createOperationQueue<C>(handlers: OperationHandlers<C>): OperationQueue<C> {
-  let waiting: { config: C; revision: string; resolve(result: ApplyResult): void } | undefined;
-  let replanNeeded = false;
-  let roots = new Map<string, RootKind>();
-  let busy = false;
-  let stopped = false;
-  let idleWaiters: (() => void)[] = [];
-
-  const hasWork = () => waiting !== undefined || replanNeeded || roots.size > 0;
-
-  function kick(): void {
-    if (busy || stopped) return;
-    busy = true;
-    void pump();
-  }
-
-  async function pump(): Promise<void> {
-    while (!stopped && hasWork()) {
-      try {
-        if (waiting) {
-          const job = waiting;
-          waiting = undefined;
-          job.resolve(
-            await handlers.apply(job.config, job.revision).catch((thrown: unknown): ApplyResult => {
-              handlers.failed(thrown);
-              return { outcome: "failed", error: errorMessage(thrown) };
-            }),
-          );
-        } else if (replanNeeded) {
-          replanNeeded = false;
-          await handlers.replan();
-        } else {
-          const batch = roots;
-          roots = new Map();
-          await handlers.roots(batch);
-        }
-      } catch (thrown) {
-        handlers.failed(thrown);
-      }
-    }
-    busy = false;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
+  const q: QueueState<C> = { handlers, waiting: undefined, replanNeeded: false, roots: new Map(), busy: false, stopped: false, idleWaiters: [] };
   return {
-    apply(config, revision) {
-      if (stopped) return Promise.resolve({ outcome: "closed" });
-      waiting?.resolve({ outcome: "superseded" });
-      return new Promise((resolve) => {
-        waiting = { config, revision, resolve };
-        kick();
-      });
-    },
+    apply: (config, revision) => apply(q, config, revision),
     replan() {
-      if (stopped) return;
-      replanNeeded = true;
-      kick();
+      if (q.stopped) return;
+      q.replanNeeded = true;
+      kick(q);
     },
     root(name, kind) {
-      if (stopped) return;
-      if (roots.get(name) !== "refresh") roots.set(name, kind);
-      kick();
+      if (q.stopped) return;
+      if (q.roots.get(name) !== "refresh") q.roots.set(name, kind);
+      kick(q);
     },
     get busy() {
-      return busy;
+      return q.busy;
     },
     idle() {
-      if (!busy) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+      if (!q.busy) return Promise.resolve();
+      return new Promise((resolve) => q.idleWaiters.push(resolve));
     },
-    stop() {
-      stopped = true;
-      waiting?.resolve({ outcome: "closed" });
-      waiting = undefined;
-      replanNeeded = false;
-      roots.clear();
-    },
+    stop: () => stop(q),
   };
+}
+
+const hasWork = <C>(q: QueueState<C>) => q.waiting !== undefined || q.replanNeeded || q.roots.size > 0;
+
+function kick<C>(q: QueueState<C>): void {
+  if (q.busy || q.stopped) return;
+  q.busy = true;
+  void pump(q);
+}
+
+async function pump<C>(q: QueueState<C>): Promise<void> {
+  const { handlers } = q;
+  while (!q.stopped && hasWork(q)) {
+    try {
+      if (q.waiting) {
+        const job = q.waiting;
+        q.waiting = undefined;
+        job.resolve(
+          await handlers.apply(job.config, job.revision).catch((thrown: unknown): ApplyResult => {
+            handlers.failed(thrown);
+            return { outcome: "failed", error: errorMessage(thrown) };
+          }),
+        );
+      } else if (q.replanNeeded) {
+        q.replanNeeded = false;
+        await handlers.replan();
+      } else {
+        const batch = q.roots;
+        q.roots = new Map();
+        await handlers.roots(batch);
+      }
+    } catch (thrown) {
+      handlers.failed(thrown);
+    }
+  }
+  q.busy = false;
+  const waiters = q.idleWaiters;
+  q.idleWaiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+function apply<C>(q: QueueState<C>, config: C, revision: string): Promise<ApplyResult> {
+  if (q.stopped) return Promise.resolve({ outcome: "closed" });
+  q.waiting?.resolve({ outcome: "superseded" });
+  return new Promise((resolve) => {
+    q.waiting = { config, revision, resolve };
+    kick(q);
+  });
+}
+
+function stop<C>(q: QueueState<C>): void {
+  q.stopped = true;
+  q.waiting?.resolve({ outcome: "closed" });
+  q.waiting = undefined;
+  q.replanNeeded = false;
+  q.roots.clear();
 }

@@ -26,73 +26,86 @@ export interface ProblemLog {
   stop(): void;
 }
 
-export function createProblemLog(logger: LoggerLike, clock: Clock): ProblemLog {
+/** What the problem log keeps. */
+interface ProblemState {
+  readonly logger: LoggerLike;
+  readonly clock: Clock;
   // Nodes whose refused entry has been said, and what was said.
-  const refused = new Map<EngineNode, string>();
-  const graceTimers = new Map<EngineNode, unknown>();
-  let stopped = false;
+  readonly refused: Map<EngineNode, string>;
+  readonly graceTimers: Map<EngineNode, unknown>;
+  stopped: boolean;
+}
 
-  function cancelGrace(node: EngineNode): void {
-    const timer = graceTimers.get(node);
-    if (timer === undefined) return;
-    clock.clearTimeout(timer);
-    graceTimers.delete(node);
-  }
-
-  function say(node: EngineNode, state: ResourceState, error: string): void {
-    const said = `${state}\u0000${error}`;
-    if (node.reported === said) return;
-    node.reported = said;
-    const write = state === "UNHEALTHY" ? logger.error : logger.warn;
-    write.call(logger, `${node.name}: ${error}`, { resource: node.name, state });
-  }
-
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
+export function createProblemLog(logger: LoggerLike, clock: Clock): ProblemLog {
+  const p: ProblemState = { logger, clock, refused: new Map(), graceTimers: new Map(), stopped: false };
   return {
-    status(node, state, error) {
-      cancelGrace(node);
-      if (stopped || node.joined) return;
-      if (state === "READY") {
-        if (node.reported !== undefined) logger.info(`${node.name} is running`, { resource: node.name });
-        node.reported = undefined;
-        return;
-      }
-      if (error === undefined) return;
-      if (state === "UNHEALTHY") say(node, state, error);
-      else if (state === "UNCONFIGURED" && node.reported !== `${state}\u0000${error}`) {
-        graceTimers.set(
-          node,
-          clock.setTimeout(() => {
-            graceTimers.delete(node);
-            say(node, state, error);
-          }, WAIT_GRACE_MS),
-        );
-      }
-    },
-    kept(nodes, kept) {
-      const now = new Set<EngineNode>();
-      for (const k of kept) {
-        const node = nodes.get(k.name);
-        if (!node) continue;
-        now.add(node);
-        if (refused.get(node) === k.error) continue;
-        refused.set(node, k.error);
-        logger.error(`${k.name}: the changed entry is refused and the resource keeps running as configured before: ${k.error}`, {
-          resource: k.name,
-          path: k.path,
-        });
-      }
-      refused.forEach((_, node) => {
-        if (!now.has(node)) refused.delete(node);
-      });
-    },
+    status: (node, state, error) => status(p, node, state, error),
+    kept: (nodes, kept) => keptEntries(p, nodes, kept),
     forget(node) {
-      cancelGrace(node);
-      refused.delete(node);
+      cancelGrace(p, node);
+      p.refused.delete(node);
     },
     stop() {
-      stopped = true;
-      graceTimers.forEach((timer) => clock.clearTimeout(timer));
-      graceTimers.clear();
+      p.stopped = true;
+      p.graceTimers.forEach((timer) => clock.clearTimeout(timer));
+      p.graceTimers.clear();
     },
   };
+}
+
+function cancelGrace(p: ProblemState, node: EngineNode): void {
+  const timer = p.graceTimers.get(node);
+  if (timer === undefined) return;
+  p.clock.clearTimeout(timer);
+  p.graceTimers.delete(node);
+}
+
+function say(p: ProblemState, node: EngineNode, state: ResourceState, error: string): void {
+  const said = `${state}\u0000${error}`;
+  if (node.reported === said) return;
+  node.reported = said;
+  const write = state === "UNHEALTHY" ? p.logger.error : p.logger.warn;
+  write.call(p.logger, `${node.name}: ${error}`, { resource: node.name, state });
+}
+
+function status(p: ProblemState, node: EngineNode, state: ResourceState, error: string | undefined): void {
+  cancelGrace(p, node);
+  if (p.stopped || node.joined) return;
+  if (state === "READY") {
+    if (node.reported !== undefined) p.logger.info(`${node.name} is running`, { resource: node.name });
+    node.reported = undefined;
+    return;
+  }
+  if (error === undefined) return;
+  if (state === "UNHEALTHY") say(p, node, state, error);
+  else if (state === "UNCONFIGURED" && node.reported !== `${state}\u0000${error}`) {
+    p.graceTimers.set(
+      node,
+      p.clock.setTimeout(() => {
+        p.graceTimers.delete(node);
+        say(p, node, state, error);
+      }, WAIT_GRACE_MS),
+    );
+  }
+}
+
+function keptEntries(p: ProblemState, nodes: ReadonlyMap<string, EngineNode>, kept: readonly KeptResource[]): void {
+  const { refused } = p;
+  const now = new Set<EngineNode>();
+  for (const k of kept) {
+    const node = nodes.get(k.name);
+    if (!node) continue;
+    now.add(node);
+    if (refused.get(node) === k.error) continue;
+    refused.set(node, k.error);
+    p.logger.error(`${k.name}: the changed entry is refused and the resource keeps running as configured before: ${k.error}`, {
+      resource: k.name,
+      path: k.path,
+    });
+  }
+  refused.forEach((_, node) => {
+    if (!now.has(node)) refused.delete(node);
+  });
 }

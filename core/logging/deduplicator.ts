@@ -31,104 +31,125 @@ interface Tracked {
   key: string;
 }
 
-export function createDeduplicator(options: { clock: Clock; write: (entry: LogEntry) => void }): Deduplicator {
-  const { clock, write } = options;
+/** What the de-duplicator keeps between entries. */
+interface DedupState {
+  readonly clock: Clock;
+  readonly write: (entry: LogEntry) => void;
   // Logger name -> message -> fields -> item. Nesting, rather than one joined key, lets the
   // logger name and message (usually the same string objects every call) hash once, not per call.
-  const byLogger = new Map<string, Map<string, Map<string, Tracked>>>();
-  let size = 0;
-  let sweepTimer: unknown;
-  let closed = false;
+  readonly byLogger: Map<string, Map<string, Map<string, Tracked>>>;
+  size: number;
+  sweepTimer: unknown;
+  closed: boolean;
+  /** `sweep` for this state, as the timer calls it. */
+  readonly sweep: () => void;
+}
 
-  const windowSeconds = NOISY_WINDOW_MS / 1000;
+const windowSeconds = NOISY_WINDOW_MS / 1000;
 
-  function forget(item: Tracked): void {
-    if (item.home.delete(item.key)) size--;
-  }
-
-  function finish(item: Tracked): void {
-    forget(item);
-    if (item.summaryTimer !== undefined) clock.clearTimeout(item.summaryTimer);
-    const { first } = item;
-    const now = clock.now();
-    // Normally the whole window; less when the engine closes early.
-    const seconds = Math.round((now - first.time) / 100) / 10;
-    write({
-      time: now,
-      level: first.level,
-      logger: first.logger,
-      message: `Message logged ${item.count} times in ${seconds} s: ${first.message}`,
-      fields: first.fields,
-    });
-  }
-
-  function each(visit: (item: Tracked) => void): void {
-    byLogger.forEach((byMessage, logger) => {
-      byMessage.forEach((byFields, message) => {
-        byFields.forEach(visit);
-        if (byFields.size === 0) byMessage.delete(message);
-      });
-      if (byMessage.size === 0) byLogger.delete(logger);
-    });
-  }
-
-  // Messages that never became noisy need no timer of their own; one sweep forgets them.
-  function sweep(): void {
-    sweepTimer = undefined;
-    const now = clock.now();
-    each((item) => {
-      if (item.summaryTimer === undefined && now >= item.windowEnd) forget(item);
-    });
-    if (size > 0) sweepTimer = clock.setTimeout(sweep, NOISY_WINDOW_MS);
-  }
-
-  function track(entry: LogEntry, key: string): void {
-    let byMessage = byLogger.get(entry.logger);
-    if (byMessage === undefined) byLogger.set(entry.logger, (byMessage = new Map()));
-    let home = byMessage.get(entry.message);
-    if (home === undefined) byMessage.set(entry.message, (home = new Map()));
-    home.set(key, { first: entry, count: 1, windowEnd: entry.time + NOISY_WINDOW_MS, summaryTimer: undefined, home, key });
-    size++;
-    if (sweepTimer === undefined) sweepTimer = clock.setTimeout(sweep, NOISY_WINDOW_MS);
-  }
-
-  return {
-    admit(entry) {
-      if (closed) return true;
-      const key = fieldsKey(entry.fields);
-      const now = entry.time;
-      let item = byLogger.get(entry.logger)?.get(entry.message)?.get(key);
-      if (item !== undefined && now >= item.windowEnd) {
-        if (item.summaryTimer !== undefined) finish(item);
-        else forget(item);
-        item = undefined;
-      }
-      if (item === undefined) {
-        if (size < MAX_TRACKED_MESSAGES) track(entry, key);
-        return true;
-      }
-      item.count++;
-      if (item.count <= NOISY_MESSAGE_THRESHOLD) return true;
-      if (item.count === NOISY_MESSAGE_THRESHOLD + 1) {
-        const noisy = item;
-        noisy.summaryTimer = clock.setTimeout(() => finish(noisy), noisy.windowEnd - now);
-        write({
-          ...entry,
-          message: `Message logged ${noisy.count} times within ${windowSeconds} s; suppressing further copies until the window ends: ${entry.message}`,
-        });
-      }
-      return false;
-    },
-    close() {
-      closed = true;
-      each((item) => {
-        if (item.summaryTimer !== undefined) finish(item);
-        else forget(item);
-      });
-      if (sweepTimer !== undefined) clock.clearTimeout(sweepTimer);
-      sweepTimer = undefined;
-    },
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
+export function createDeduplicator(options: { clock: Clock; write: (entry: LogEntry) => void }): Deduplicator {
+  const state: DedupState = {
+    clock: options.clock,
+    write: options.write,
+    byLogger: new Map(),
+    size: 0,
+    sweepTimer: undefined,
+    closed: false,
+    sweep: () => sweep(state),
   };
+  return {
+    admit: (entry) => admit(state, entry),
+    close: () => close(state),
+  };
+}
+
+function forget(state: DedupState, item: Tracked): void {
+  if (item.home.delete(item.key)) state.size--;
+}
+
+function finish(state: DedupState, item: Tracked): void {
+  forget(state, item);
+  if (item.summaryTimer !== undefined) state.clock.clearTimeout(item.summaryTimer);
+  const { first } = item;
+  const now = state.clock.now();
+  // Normally the whole window; less when the engine closes early.
+  const seconds = Math.round((now - first.time) / 100) / 10;
+  state.write({
+    time: now,
+    level: first.level,
+    logger: first.logger,
+    message: `Message logged ${item.count} times in ${seconds} s: ${first.message}`,
+    fields: first.fields,
+  });
+}
+
+function each(state: DedupState, visit: (item: Tracked) => void): void {
+  state.byLogger.forEach((byMessage, logger) => {
+    byMessage.forEach((byFields, message) => {
+      byFields.forEach(visit);
+      if (byFields.size === 0) byMessage.delete(message);
+    });
+    if (byMessage.size === 0) state.byLogger.delete(logger);
+  });
+}
+
+// Messages that never became noisy need no timer of their own; one sweep forgets them.
+function sweep(state: DedupState): void {
+  state.sweepTimer = undefined;
+  const now = state.clock.now();
+  each(state, (item) => {
+    if (item.summaryTimer === undefined && now >= item.windowEnd) forget(state, item);
+  });
+  if (state.size > 0) state.sweepTimer = state.clock.setTimeout(state.sweep, NOISY_WINDOW_MS);
+}
+
+function track(state: DedupState, entry: LogEntry, key: string): void {
+  let byMessage = state.byLogger.get(entry.logger);
+  if (byMessage === undefined) state.byLogger.set(entry.logger, (byMessage = new Map()));
+  let home = byMessage.get(entry.message);
+  if (home === undefined) byMessage.set(entry.message, (home = new Map()));
+  home.set(key, { first: entry, count: 1, windowEnd: entry.time + NOISY_WINDOW_MS, summaryTimer: undefined, home, key });
+  state.size++;
+  if (state.sweepTimer === undefined) state.sweepTimer = state.clock.setTimeout(state.sweep, NOISY_WINDOW_MS);
+}
+
+function admit(state: DedupState, entry: LogEntry): boolean {
+  if (state.closed) return true;
+  const key = fieldsKey(entry.fields);
+  const now = entry.time;
+  let item = state.byLogger.get(entry.logger)?.get(entry.message)?.get(key);
+  if (item !== undefined && now >= item.windowEnd) {
+    if (item.summaryTimer !== undefined) finish(state, item);
+    else forget(state, item);
+    item = undefined;
+  }
+  if (item === undefined) {
+    if (state.size < MAX_TRACKED_MESSAGES) track(state, entry, key);
+    return true;
+  }
+  item.count++;
+  if (item.count <= NOISY_MESSAGE_THRESHOLD) return true;
+  if (item.count === NOISY_MESSAGE_THRESHOLD + 1) {
+    const noisy = item;
+    noisy.summaryTimer = state.clock.setTimeout(() => finish(state, noisy), noisy.windowEnd - now);
+    state.write({
+      ...entry,
+      message: `Message logged ${noisy.count} times within ${windowSeconds} s; suppressing further copies until the window ends: ${entry.message}`,
+    });
+  }
+  return false;
+}
+
+function close(state: DedupState): void {
+  state.closed = true;
+  each(state, (item) => {
+    if (item.summaryTimer !== undefined) finish(state, item);
+    else forget(state, item);
+  });
+  if (state.sweepTimer !== undefined) state.clock.clearTimeout(state.sweepTimer);
+  state.sweepTimer = undefined;
 }
 
 /** The fields as text for the key: timestamps left out, errors by name and message, never throws. */

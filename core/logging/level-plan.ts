@@ -53,16 +53,16 @@ interface CompiledRule {
 /** Compiles settings into a plan; `forceDebug` is the -debug command-line flag. */
 export function compileLevelPlan(settings: LoggingSettings, forceDebug = false): LevelPlan {
   const issues: ConfigIssue[] = [];
-  const debug = forceDebug || settings.debug === true;
-
   const rules: CompiledRule[] = [];
-  (settings.rules ?? []).forEach((rule, i) => {
+  const ruleList = settings.rules ?? [];
+  for (let i = 0; i < ruleList.length; i++) {
+    const rule = ruleList[i];
     const patternProblem = typeof rule?.pattern === "string" ? logPatternProblem(rule.pattern) : "must be a string";
     const level = parseLogLevel(rule?.level);
     if (patternProblem !== undefined) issues.push(issue(`log[${i}].pattern`, patternProblem));
     if (level === undefined) issues.push(issue(`log[${i}].level`, levelProblem(rule?.level)));
-    if (patternProblem === undefined && level !== undefined) rules.push({ matches: compileLogPattern(rule.pattern), level });
-  });
+    if (patternProblem === undefined && level !== undefined) rules.push({ matches: compileLogPattern(rule!.pattern), level });
+  }
 
   // A logger's own level, by logger name: resources' log_configuration and modules' log_level.
   const own = new Map<string, LogLevel>();
@@ -76,47 +76,63 @@ export function compileLevelPlan(settings: LoggingSettings, forceDebug = false):
   }
   const kind = kindLevels(settings, issues, own);
   const moduleOwn = new Map<string, LogLevel>();
-  (settings.modules ?? []).forEach((module, i) => {
+  const modules = settings.modules ?? [];
+  for (let i = 0; i < modules.length; i++) {
+    const module = modules[i]!;
     const text = module.log_level;
-    if (text === undefined || text === "") return;
+    if (text === undefined || text === "") continue;
     const level = parseLogLevel(text);
     if (level === undefined) issues.push(issue(`modules[${i}].log_level`, levelProblem(text)));
     else {
       moduleOwn.set(module.name, level);
       own.set(moduleLoggerName(module.name), level);
     }
-  });
+  }
+  return new CompiledPlan(forceDebug || settings.debug === true, settings.disableDeduplication !== true, issues, rules, own, kind, moduleOwn);
+}
 
-  function lastMatchingRule(name: string): CompiledRule | undefined {
+/**
+ * A compiled plan. A class, so the plans a machine compiles on every configuration share their
+ * methods: on a microcontroller each closure made per plan carries a copy of its code.
+ */
+class CompiledPlan implements LevelPlan {
+  constructor(
+    readonly debug: boolean,
+    readonly deduplicate: boolean,
+    readonly issues: readonly ConfigIssue[],
+    private readonly rules: readonly CompiledRule[],
+    private readonly own: ReadonlyMap<string, LogLevel>,
+    private readonly kind: ReadonlyMap<string, LogLevel>,
+    private readonly moduleOwn: ReadonlyMap<string, LogLevel>,
+  ) {}
+
+  private lastMatchingRule(name: string): CompiledRule | undefined {
+    const rules = this.rules;
     for (let i = rules.length - 1; i >= 0; i--) if (rules[i]!.matches(name)) return rules[i];
     return undefined;
   }
 
-  return {
-    debug,
-    deduplicate: settings.disableDeduplication !== true,
-    issues,
-    loggerLevel(name, parent) {
-      if (debug) return { level: "debug", source: "debug" };
-      const ownLevel = own.get(name);
-      if (ownLevel !== undefined) return { level: ownLevel, source: "own" };
-      if (parent?.source === "own") return parent;
-      const rule = lastMatchingRule(name);
-      if (rule !== undefined) return { level: rule.level, source: "rule" };
-      const kindLevel = kind.get(name);
-      if (kindLevel !== undefined) return { level: kindLevel, source: "kind" };
-      if (parent?.source === "kind") return parent;
-      return { level: DEFAULT_LOG_LEVEL, source: "default" };
-    },
-    moduleLevel(moduleName) {
-      if (debug) return "debug";
-      const ownLevel = moduleOwn.get(moduleName);
-      if (ownLevel !== undefined) return ownLevel;
-      // Only debug is handed to a module through the rules: it is how one asks a module for detail.
-      if (lastMatchingRule(moduleName)?.level === "debug") return "debug";
-      return DEFAULT_LOG_LEVEL;
-    },
-  };
+  loggerLevel(name: string, parent?: LevelChoice): LevelChoice {
+    if (this.debug) return { level: "debug", source: "debug" };
+    const ownLevel = this.own.get(name);
+    if (ownLevel !== undefined) return { level: ownLevel, source: "own" };
+    if (parent?.source === "own") return parent;
+    const rule = this.lastMatchingRule(name);
+    if (rule !== undefined) return { level: rule.level, source: "rule" };
+    const kindLevel = this.kind.get(name);
+    if (kindLevel !== undefined) return { level: kindLevel, source: "kind" };
+    if (parent?.source === "kind") return parent;
+    return { level: DEFAULT_LOG_LEVEL, source: "default" };
+  }
+
+  moduleLevel(moduleName: string): LogLevel {
+    if (this.debug) return "debug";
+    const ownLevel = this.moduleOwn.get(moduleName);
+    if (ownLevel !== undefined) return ownLevel;
+    // Only debug is handed to a module through the rules: it is how one asks a module for detail.
+    if (this.lastMatchingRule(moduleName)?.level === "debug") return "debug";
+    return DEFAULT_LOG_LEVEL;
+  }
 }
 
 // The level `global_log_configuration` gives each resource without a level of its own, by logger name.

@@ -50,100 +50,123 @@ export interface LogEngineOptions {
 // Keyed apart from `child("stderr")`, which would be de-duplicated like its parent.
 const STDERR_CHILD = "\u0000stderr";
 
+/** What the engine keeps: its parts, the level plan in force and every logger node made. */
+interface EngineState {
+  readonly clock: Clock;
+  readonly sink: LogSink;
+  readonly forceDebug: boolean;
+  plan: LevelPlan;
+  // Creation order puts every parent before its children, which is the order levels are updated in.
+  readonly nodes: Node[];
+  readonly topLevel: Map<string, Node>;
+  readonly dedup: ReturnType<typeof createDeduplicator>;
+  /** `emit` for this state, as every logger calls it. */
+  readonly emit: (node: Node, rank: number, message: string, fields: LogFields | undefined) => void;
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createLogEngine(options: LogEngineOptions): LogEngine {
   const { clock, sink } = options;
   const forceDebug = options.debug === true;
-  let plan: LevelPlan = compileLevelPlan(options.settings ?? {}, forceDebug);
-  // Creation order puts every parent before its children, which is the order levels are updated in.
-  const nodes: Node[] = [];
-  const topLevel = new Map<string, Node>();
-
-  function safeWrite(entry: LogEntry): void {
-    // A failing sink must not take down the code that logged.
-    try {
-      sink.write(entry);
-    } catch {
-      /* nothing sensible left to report it to */
-    }
-  }
-  const dedup = createDeduplicator({ clock, write: safeWrite });
-
-  function apply(node: Node): void {
-    node.choice = plan.loggerLevel(node.name, node.parent?.choice);
-    node.threshold = levelRank(node.choice.level);
-    node.dedupOn = plan.deduplicate && node.deduplicate && node.threshold > DEBUG;
-  }
-
-  function emit(node: Node, rank: number, message: string, fields: LogFields | undefined): void {
-    const entry: LogEntry = {
-      time: clock.now(),
-      level: LOG_LEVELS[rank]!,
-      logger: node.name,
-      message,
-      fields: fields === undefined ? NO_FIELDS : maskSecretFields(fields),
-    };
-    if (node.dedupOn && !dedup.admit(entry)) return;
-    safeWrite(entry);
-  }
-
-  function makeNode(name: string, parent: Node | undefined, deduplicate: boolean): Node {
-    const node: Node = {
-      name,
-      parent,
-      deduplicate,
-      choice: { level: "info", source: "default" },
-      threshold: INFO,
-      dedupOn: false,
-      children: new Map(),
-      logger: undefined as unknown as Logger,
-    };
-    node.logger = createNodeLogger(node, emit, (suffix) => {
-      let child = node.children.get(suffix);
-      if (child === undefined) {
-        child = makeNode(`${name}.${suffix}`, node, deduplicate);
-        node.children.set(suffix, child);
-      }
-      return child.logger;
-    });
-    apply(node);
-    nodes.push(node);
-    return node;
-  }
-
-  function topNode(name: string, deduplicate: boolean): Node {
-    const key = deduplicate ? name : `${name}\u0000raw`;
-    let node = topLevel.get(key);
-    if (node === undefined) {
-      node = makeNode(name, undefined, deduplicate);
-      topLevel.set(key, node);
-    }
-    return node;
-  }
-
-  const logger = (name: string, loggerOptions?: LoggerOptions): Logger =>
-    topNode(name, loggerOptions?.deduplicate !== false).logger;
+  const state: EngineState = {
+    clock,
+    sink,
+    forceDebug,
+    plan: compileLevelPlan(options.settings ?? {}, forceDebug),
+    nodes: [],
+    topLevel: new Map(),
+    dedup: createDeduplicator({ clock, write: (entry) => safeWrite(sink, entry) }),
+    emit: (node, rank, message, fields) => emit(state, node, rank, message, fields),
+  };
+  const logger = (name: string, loggerOptions?: LoggerOptions): Logger => topNode(state, name, loggerOptions?.deduplicate !== false).logger;
 
   return {
     logger,
     resourceLogger: (api, name) => logger(resourceLoggerName(api, name)),
     moduleLogger: (moduleName) => logger(moduleLoggerName(moduleName)),
-    moduleStderrLogger: (moduleName) => {
-      // Made under the module's logger so that the module's own log_level reaches it too.
-      const moduleNode = topNode(moduleLoggerName(moduleName), true);
-      let stderr = moduleNode.children.get(STDERR_CHILD);
-      if (stderr === undefined) {
-        stderr = makeNode(moduleStderrLoggerName(moduleName), moduleNode, false);
-        moduleNode.children.set(STDERR_CHILD, stderr);
-      }
-      return stderr.logger;
-    },
+    moduleStderrLogger: (moduleName) => moduleStderrLogger(state, moduleName),
     configure(settings) {
-      plan = compileLevelPlan(settings, forceDebug);
-      for (const node of nodes) apply(node);
-      return plan.issues;
+      state.plan = compileLevelPlan(settings, forceDebug);
+      for (const node of state.nodes) apply(state, node);
+      return state.plan.issues;
     },
-    moduleLogLevel: (moduleName) => plan.moduleLevel(moduleName),
-    levelOf: (loggerName) => plan.loggerLevel(loggerName).level,
-    close: () => dedup.close(),
+    moduleLogLevel: (moduleName) => state.plan.moduleLevel(moduleName),
+    levelOf: (loggerName) => state.plan.loggerLevel(loggerName).level,
+    close: () => state.dedup.close(),
   };
+}
+
+function safeWrite(sink: LogSink, entry: LogEntry): void {
+  // A failing sink must not take down the code that logged.
+  try {
+    sink.write(entry);
+  } catch {
+    /* nothing sensible left to report it to */
+  }
+}
+
+function apply(state: EngineState, node: Node): void {
+  node.choice = state.plan.loggerLevel(node.name, node.parent?.choice);
+  node.threshold = levelRank(node.choice.level);
+  node.dedupOn = state.plan.deduplicate && node.deduplicate && node.threshold > DEBUG;
+}
+
+function emit(state: EngineState, node: Node, rank: number, message: string, fields: LogFields | undefined): void {
+  const entry: LogEntry = {
+    time: state.clock.now(),
+    level: LOG_LEVELS[rank]!,
+    logger: node.name,
+    message,
+    fields: fields === undefined ? NO_FIELDS : maskSecretFields(fields),
+  };
+  if (node.dedupOn && !state.dedup.admit(entry)) return;
+  safeWrite(state.sink, entry);
+}
+
+function makeNode(state: EngineState, name: string, parent: Node | undefined, deduplicate: boolean): Node {
+  const node: Node = {
+    name,
+    parent,
+    deduplicate,
+    choice: { level: "info", source: "default" },
+    threshold: INFO,
+    dedupOn: false,
+    children: new Map(),
+    logger: undefined as unknown as Logger,
+  };
+  node.logger = createNodeLogger(node, state.emit, (suffix) => childOf(state, node, suffix));
+  apply(state, node);
+  state.nodes.push(node);
+  return node;
+}
+
+function childOf(state: EngineState, node: Node, suffix: string): Logger {
+  let child = node.children.get(suffix);
+  if (child === undefined) {
+    child = makeNode(state, `${node.name}.${suffix}`, node, node.deduplicate);
+    node.children.set(suffix, child);
+  }
+  return child.logger;
+}
+
+function topNode(state: EngineState, name: string, deduplicate: boolean): Node {
+  const key = deduplicate ? name : `${name}\u0000raw`;
+  let node = state.topLevel.get(key);
+  if (node === undefined) {
+    node = makeNode(state, name, undefined, deduplicate);
+    state.topLevel.set(key, node);
+  }
+  return node;
+}
+
+function moduleStderrLogger(state: EngineState, moduleName: string): Logger {
+  // Made under the module's logger so that the module's own log_level reaches it too.
+  const moduleNode = topNode(state, moduleLoggerName(moduleName), true);
+  let stderr = moduleNode.children.get(STDERR_CHILD);
+  if (stderr === undefined) {
+    stderr = makeNode(state, moduleStderrLoggerName(moduleName), moduleNode, false);
+    moduleNode.children.set(STDERR_CHILD, stderr);
+  }
+  return stderr.logger;
 }

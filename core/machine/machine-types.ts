@@ -95,6 +95,8 @@ export interface MachineOptions {
   /** Show secrets in logged configuration diffs (-reveal-sensitive-config-diffs). */
   revealSecrets?: boolean;
   buildTimeoutMs?: number;
+  /** Builds (and closes) running at once (the graph's default when absent). */
+  buildConcurrency?: number;
   /** Runs the configuration's modules; `settle` resolves when the graph has acted on new models. */
   modules?: (settle: () => Promise<void>) => MachineModules;
 }

@@ -18,6 +18,7 @@ export function createMachine(options: MachineOptions): Machine {
     logger: logEngine.logger("svc.resource_manager"),
     loggerFor: (_name, config) => logEngine.resourceLogger(config.api, config.name),
     buildTimeoutMs: options.buildTimeoutMs,
+    buildConcurrency: options.buildConcurrency,
   });
   const context: LoadContext = {
     options,

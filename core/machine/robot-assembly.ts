@@ -15,6 +15,7 @@ import {
   createSessions,
   type CallRunner,
   type CloudMetadata,
+  type GraphRobotParts,
   type Operations,
   type RobotServiceHandlers,
   type Sessions,
@@ -71,26 +72,30 @@ export function createRobotAssembly(options: RobotAssemblyOptions): RobotAssembl
     operations,
     sessions,
     runner: createCallRunner({ operations, sessions }),
-    service: () =>
-      (handlers ??= createRobotService({
-        ...parts,
-        moduleStatuses: options.moduleStatuses,
-        foreignServiceOf: options.foreignServiceOf,
-        version: options.version,
-        operations,
-        sessions,
-        requestShutdown: options.requestShutdown,
-        cloudMetadata() {
-          const known = options.cloudMetadata?.();
-          if (known) return known;
-          const cloud = options.cloud();
-          return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
-        },
-        frameSystem: () => frameSystemOf(options.components?.() ?? noComponents),
-      })),
+    // Thin: on a microcontroller a closure carries a copy of its code (robotService is made once).
+    service: () => (handlers ??= robotService(options, parts, operations, sessions)),
     close() {
       sessions.close();
       parts.close();
     },
   };
+}
+
+function robotService(options: RobotAssemblyOptions, parts: GraphRobotParts, operations: Operations, sessions: Sessions): RobotServiceHandlers {
+  return createRobotService({
+    ...parts,
+    moduleStatuses: options.moduleStatuses,
+    foreignServiceOf: options.foreignServiceOf,
+    version: options.version,
+    operations,
+    sessions,
+    requestShutdown: options.requestShutdown,
+    cloudMetadata() {
+      const known = options.cloudMetadata?.();
+      if (known) return known;
+      const cloud = options.cloud();
+      return cloud ? { machinePartId: cloud.id, primaryOrgId: "", locationId: "", machineId: "" } : undefined;
+    },
+    frameSystem: () => frameSystemOf(options.components?.() ?? noComponents),
+  });
 }

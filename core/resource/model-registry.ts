@@ -85,73 +85,88 @@ export interface ModelRegistry {
   absence(api: string, model: string): string | undefined;
 }
 
-export function createModelRegistry(): ModelRegistry {
+/** What the registry keeps. */
+interface RegistryState {
   // API -> model -> registration: looked up once per build, so no key strings are made.
-  const models = new Map<string, Map<string, ModelRegistration>>();
-  const listeners = new Set<(change: RegistryChange) => void>();
-  const absences = new Map<string, string>();
-  let generation = 0;
+  readonly models: Map<string, Map<string, ModelRegistration>>;
+  readonly listeners: Set<(change: RegistryChange) => void>;
+  readonly absences: Map<string, string>;
+  generation: number;
+}
 
-  function announce(change: RegistryChange): void {
-    generation++;
-    for (const listener of Array.from(listeners)) listener(change);
-  }
-
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
+export function createModelRegistry(): ModelRegistry {
+  const state: RegistryState = { models: new Map(), listeners: new Set(), absences: new Map(), generation: 0 };
   const registry: ModelRegistry = {
     get generation() {
-      return generation;
+      return state.generation;
     },
-    register(registration) {
-      const api = parseApi(registration.api);
-      if (!api.ok) throw new SvcError(Code.InvalidArgument, `cannot register model: ${api.error}`);
-      const model = parseModel(registration.model);
-      if (!model.ok) throw new SvcError(Code.InvalidArgument, `cannot register model: ${model.error}`);
-      let ofApi = models.get(registration.api);
-      if (ofApi?.has(registration.model)) {
-        throw new SvcError(Code.AlreadyExists, `model ${registration.model} is already registered for API ${registration.api}`);
-      }
-      if (!ofApi) models.set(registration.api, (ofApi = new Map()));
-      ofApi.set(registration.model, registration);
-      announce({ kind: "added", api: registration.api, model: registration.model });
-      return () => {
-        if (registry.lookup(registration.api, registration.model) === registration) registry.unregister(registration.api, registration.model);
-      };
-    },
-    unregister(api, model) {
-      const ofApi = models.get(api);
-      if (!ofApi || !ofApi.delete(model)) return false;
-      if (ofApi.size === 0) models.delete(api);
-      announce({ kind: "removed", api, model });
-      return true;
-    },
-    lookup(api, model) {
-      return models.get(api)?.get(model);
-    },
-    list() {
-      const all: RegisteredModel[] = [];
-      models.forEach((ofApi) =>
-        ofApi.forEach((r) => {
-          const entry: RegisteredModel = { api: r.api, model: r.model };
-          if (r.attributesSchema !== undefined) entry.attributesSchema = r.attributesSchema;
-          all.push(entry);
-        }),
-      );
-      return all.sort((a, b) => (a.api !== b.api ? (a.api < b.api ? -1 : 1) : a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
-    },
-    explainAbsence(api, model, reason) {
-      const key = `${api}\u0000${model}`;
-      if (absences.get(key) === reason) return;
-      if (reason === undefined) absences.delete(key);
-      else absences.set(key, reason);
-      announce({ kind: "explained", api, model });
-    },
-    absence: (api, model) => absences.get(`${api}\u0000${model}`),
+    register: (registration) => register(state, registry, registration),
+    unregister: (api, model) => unregister(state, api, model),
+    lookup: (api, model) => state.models.get(api)?.get(model),
+    list: () => list(state),
+    explainAbsence: (api, model, reason) => explainAbsence(state, api, model, reason),
+    absence: (api, model) => state.absences.get(`${api}\u0000${model}`),
     onChange(listener) {
-      listeners.add(listener);
+      state.listeners.add(listener);
       return () => {
-        listeners.delete(listener);
+        state.listeners.delete(listener);
       };
     },
   };
   return registry;
+}
+
+function announce(state: RegistryState, change: RegistryChange): void {
+  state.generation++;
+  for (const listener of Array.from(state.listeners)) listener(change);
+}
+
+function register(state: RegistryState, registry: ModelRegistry, registration: ModelRegistration): () => void {
+  const api = parseApi(registration.api);
+  if (!api.ok) throw new SvcError(Code.InvalidArgument, `cannot register model: ${api.error}`);
+  const model = parseModel(registration.model);
+  if (!model.ok) throw new SvcError(Code.InvalidArgument, `cannot register model: ${model.error}`);
+  let ofApi = state.models.get(registration.api);
+  if (ofApi?.has(registration.model)) {
+    throw new SvcError(Code.AlreadyExists, `model ${registration.model} is already registered for API ${registration.api}`);
+  }
+  if (!ofApi) state.models.set(registration.api, (ofApi = new Map()));
+  ofApi.set(registration.model, registration);
+  announce(state, { kind: "added", api: registration.api, model: registration.model });
+  return () => removeIfHeld(registry, registration);
+}
+
+/** Unregisters `registration` if it is still the one registered under its API and model. */
+function removeIfHeld(registry: ModelRegistry, registration: ModelRegistration): void {
+  if (registry.lookup(registration.api, registration.model) === registration) registry.unregister(registration.api, registration.model);
+}
+
+function unregister(state: RegistryState, api: string, model: string): boolean {
+  const ofApi = state.models.get(api);
+  if (!ofApi || !ofApi.delete(model)) return false;
+  if (ofApi.size === 0) state.models.delete(api);
+  announce(state, { kind: "removed", api, model });
+  return true;
+}
+
+function list(state: RegistryState): RegisteredModel[] {
+  const all: RegisteredModel[] = [];
+  state.models.forEach((ofApi) =>
+    ofApi.forEach((r) => {
+      const entry: RegisteredModel = { api: r.api, model: r.model };
+      if (r.attributesSchema !== undefined) entry.attributesSchema = r.attributesSchema;
+      all.push(entry);
+    }),
+  );
+  return all.sort((a, b) => (a.api !== b.api ? (a.api < b.api ? -1 : 1) : a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+}
+
+function explainAbsence(state: RegistryState, api: string, model: string, reason: string | undefined): void {
+  const key = `${api}\u0000${model}`;
+  if (state.absences.get(key) === reason) return;
+  if (reason === undefined) state.absences.delete(key);
+  else state.absences.set(key, reason);
+  announce(state, { kind: "explained", api, model });
 }

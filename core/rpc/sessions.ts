@@ -80,88 +80,37 @@ interface Driven {
   actuator: Stoppable;
 }
 
+/** What the session table keeps. */
+interface SessionsState {
+  readonly options: SessionsOptions;
+  readonly clock: Clock;
+  readonly maxSessions: number;
+  readonly logger: LoggerLike;
+  readonly sessions: Map<string, Session>;
+  readonly driven: Map<string, Driven>;
+  stopping: Promise<unknown>[];
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createSessions(options: SessionsOptions): Sessions {
-  const { clock, newId } = options;
-  const window = options.heartbeatWindowMs;
-  const windowMs = () => positiveOr(typeof window === "function" ? window() : window, DEFAULT_HEARTBEAT_WINDOW_MS);
-  const maxSessions = positiveOr(options.maxSessions, DEFAULT_MAX_SESSIONS);
-  const logger = options.logger ?? silentLogger;
-  const sessions = new Map<string, Session>();
-  const driven = new Map<string, Driven>();
-  let stopping: Promise<unknown>[] = [];
-
-  // One timer per session, set for its deadline. A heartbeat only moves the deadline; the timer,
-  // when it fires early, sets itself again for what is left.
-  function arm(session: Session): void {
-    session.timer = clock.setTimeout(() => expireIfDue(session), session.deadline - clock.now());
-  }
-
-  function expireIfDue(session: Session): void {
-    if (sessions.get(session.id) !== session) return;
-    if (session.deadline > clock.now()) {
-      arm(session);
-      return;
-    }
-    sessions.delete(session.id);
-    safetyStop(session.id);
-  }
-
-  function safetyStop(id: string): void {
-    const names = drivenBy(driven, id);
-    if (names.length === 0) {
-      logger.debug(`session ${id} ended: no heartbeat for ${windowMs()} ms`, { session: id });
-      return;
-    }
-    logger.warn(`session ${id} ended without a heartbeat for ${windowMs()} ms: stopping ${names.join(", ")}`, {
-      session: id,
-      resources: names,
-    });
-    for (const name of names) {
-      const recorded = driven.get(name)!.actuator;
-      driven.delete(name);
-      const done = stopActuator(options.actuatorNamed?.(name) ?? recorded, name, id, logger);
-      stopping.push(done);
-      void done.then(() => {
-        stopping = stopping.filter((p) => p !== done);
-      });
-    }
-  }
-
-  function live(id: string): Session {
-    const session = sessions.get(id);
-    // A timer may not have fired yet for a session that is already past its deadline.
-    if (!session || session.deadline <= clock.now()) {
-      if (session) expireIfDue(session);
-      throw new SvcError(Code.InvalidArgument, SESSION_EXPIRED);
-    }
-    return session;
-  }
-
+  const state: SessionsState = {
+    options,
+    clock: options.clock,
+    maxSessions: positiveOr(options.maxSessions, DEFAULT_MAX_SESSIONS),
+    logger: options.logger ?? silentLogger,
+    sessions: new Map(),
+    driven: new Map(),
+    stopping: [],
+  };
+  const { clock, sessions, driven } = state;
   return {
     get heartbeatWindowMs() {
-      return windowMs();
+      return windowMs(state);
     },
-    start(resume) {
-      if (resume) {
-        const existing = sessions.get(resume);
-        if (existing && existing.deadline > clock.now()) {
-          existing.deadline = clock.now() + windowMs();
-          return { id: resume, heartbeatWindowMs: windowMs(), resumed: true };
-        }
-      }
-      if (sessions.size >= maxSessions) {
-        throw new SvcError(Code.ResourceExhausted, `too many sessions at once (${maxSessions}); end one or let it lapse`);
-      }
-      let id = newId();
-      while (sessions.has(id)) id = newId();
-      const ms = windowMs();
-      const session: Session = { id, deadline: clock.now() + ms, timer: undefined };
-      sessions.set(id, session);
-      arm(session);
-      return { id, heartbeatWindowMs: ms, resumed: false };
-    },
+    start: (resume) => start(state, resume),
     heartbeat(id) {
-      live(id).deadline = clock.now() + windowMs();
+      live(state, id).deadline = clock.now() + windowMs(state);
     },
     associate(sessionId, name, actuator) {
       if (sessionId === "") {
@@ -176,7 +125,7 @@ export function createSessions(options: SessionsOptions): Sessions {
       return views;
     },
     async settled() {
-      while (stopping.length > 0) await Promise.all(stopping);
+      while (state.stopping.length > 0) await Promise.all(state.stopping);
     },
     close() {
       sessions.forEach((s) => clock.clearTimeout(s.timer));
@@ -184,6 +133,80 @@ export function createSessions(options: SessionsOptions): Sessions {
       driven.clear();
     },
   };
+}
+
+function windowMs(state: SessionsState): number {
+  const window = state.options.heartbeatWindowMs;
+  return positiveOr(typeof window === "function" ? window() : window, DEFAULT_HEARTBEAT_WINDOW_MS);
+}
+
+function start(state: SessionsState, resume: string | undefined): StartedSession {
+  const { clock, sessions } = state;
+  if (resume) {
+    const existing = sessions.get(resume);
+    if (existing && existing.deadline > clock.now()) {
+      existing.deadline = clock.now() + windowMs(state);
+      return { id: resume, heartbeatWindowMs: windowMs(state), resumed: true };
+    }
+  }
+  if (sessions.size >= state.maxSessions) {
+    throw new SvcError(Code.ResourceExhausted, `too many sessions at once (${state.maxSessions}); end one or let it lapse`);
+  }
+  let id = state.options.newId();
+  while (sessions.has(id)) id = state.options.newId();
+  const ms = windowMs(state);
+  const session: Session = { id, deadline: clock.now() + ms, timer: undefined };
+  sessions.set(id, session);
+  arm(state, session);
+  return { id, heartbeatWindowMs: ms, resumed: false };
+}
+
+// One timer per session, set for its deadline. A heartbeat only moves the deadline; the timer,
+// when it fires early, sets itself again for what is left.
+function arm(state: SessionsState, session: Session): void {
+  session.timer = state.clock.setTimeout(() => expireIfDue(state, session), session.deadline - state.clock.now());
+}
+
+function expireIfDue(state: SessionsState, session: Session): void {
+  if (state.sessions.get(session.id) !== session) return;
+  if (session.deadline > state.clock.now()) {
+    arm(state, session);
+    return;
+  }
+  state.sessions.delete(session.id);
+  safetyStop(state, session.id);
+}
+
+function safetyStop(state: SessionsState, id: string): void {
+  const { driven, logger } = state;
+  const names = drivenBy(driven, id);
+  if (names.length === 0) {
+    logger.debug(`session ${id} ended: no heartbeat for ${windowMs(state)} ms`, { session: id });
+    return;
+  }
+  logger.warn(`session ${id} ended without a heartbeat for ${windowMs(state)} ms: stopping ${names.join(", ")}`, {
+    session: id,
+    resources: names,
+  });
+  for (const name of names) {
+    const recorded = driven.get(name)!.actuator;
+    driven.delete(name);
+    const done = stopActuator(state.options.actuatorNamed?.(name) ?? recorded, name, id, logger);
+    state.stopping.push(done);
+    void done.then(() => {
+      state.stopping = state.stopping.filter((p) => p !== done);
+    });
+  }
+}
+
+function live(state: SessionsState, id: string): Session {
+  const session = state.sessions.get(id);
+  // A timer may not have fired yet for a session that is already past its deadline.
+  if (!session || session.deadline <= state.clock.now()) {
+    if (session) expireIfDue(state, session);
+    throw new SvcError(Code.InvalidArgument, SESSION_EXPIRED);
+  }
+  return session;
 }
 
 /** The actuators a session drove last. */

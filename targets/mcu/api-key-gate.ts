@@ -95,89 +95,107 @@ function createRefusalLog(logger: LoggerLike | undefined, now: () => number) {
   };
 }
 
+/** What the gate keeps: its settings, the tokens issued, and the key table of the auth section in force. */
+interface GateState {
+  readonly options: ApiKeyGateOptions;
+  readonly logRefusal: (message: string, fields: Record<string, unknown>) => void;
+  readonly tokens: ReturnType<typeof createTokenTable<KeyGrant>>;
+  readonly namesThisMachine: (entity: string) => boolean;
+  network: NetworkConfig | undefined;
+  tableOf: AuthConfig | undefined;
+  table: ApiKeyTable | undefined;
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createApiKeyGate(options: ApiKeyGateOptions): ApiKeyGate {
-  const { port } = options;
-  const logRefusal = createRefusalLog(options.logger, options.now);
-  const tokens = createTokenTable<KeyGrant>({
-    now: options.now,
-    randomBytes: options.randomBytes ?? noRandomBytes,
-    ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
-    capacity: Math.max(1, options.maxTokens ?? 32),
-  });
-  let network: NetworkConfig | undefined;
-  let tableOf: AuthConfig | undefined;
-  let table: ApiKeyTable | undefined;
-
-  const namesThisMachine = (entity: string) => {
-    const names = ["localhost", ...(options.hostNames ?? [])];
-    if (network) names.push(network.fqdn, network.local_fqdn, ...network.allowed_hosts);
-    return entityNamesMachine(entity, names, port);
+  const state: GateState = {
+    options,
+    logRefusal: createRefusalLog(options.logger, options.now),
+    tokens: createTokenTable<KeyGrant>({
+      now: options.now,
+      randomBytes: options.randomBytes ?? noRandomBytes,
+      ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
+      capacity: Math.max(1, options.maxTokens ?? 32),
+    }),
+    namesThisMachine: (entity) => namesThisMachine(state, entity),
+    network: undefined,
+    tableOf: undefined,
+    table: undefined,
   };
-
-  // The table of the auth section in force now (rebuilt only when the section changes), or why none may be used.
-  function keys(): ApiKeyTable | Refusal {
-    const state = options.current();
-    if (state.locked !== undefined) return { code: Code.Unauthenticated, message: state.locked };
-    network = state.network;
-    if (state.auth !== tableOf || !table) {
-      table = createApiKeyTable(state.auth, namesThisMachine);
-      tableOf = state.auth;
-    }
-    return table;
-  }
-
-  function credentialsProblem(peer: string | undefined): Refusal | undefined {
-    const current = keys();
-    if ("code" in current) return current;
-    if (options.allowInsecureCreds || isLoopbackPeer(peer ?? "")) return undefined;
-    const from = peer ? peer : "an unknown peer";
-    logRefusal("credentials refused over plaintext", { peer: from });
-    return {
-      code: Code.PermissionDenied,
-      message: `credentials are not accepted over plaintext from ${from}: svc-mcu serves plain HTTP; start it with allowInsecureCreds to take them from the network`,
-    };
-  }
-
-  function check(authorization: string | undefined, peer: string | undefined): Refusal | undefined {
-    const current = keys();
-    if ("code" in current) return current;
-    if (!current.enabled) return undefined;
-    if (!authorization) {
-      return { code: Code.Unauthenticated, message: `authentication required: send "authorization: Bearer <token>" with a token from ${AUTHENTICATE_PATH.slice(1)}` };
-    }
-    const insecure = credentialsProblem(peer);
-    if (insecure) return insecure;
-    if (!authorization.startsWith(bearer)) return { code: Code.Unauthenticated, message: 'expected "authorization: Bearer <token>"' };
-    const token = authorization.slice(bearer.length);
-    const found = tokens.find(token);
-    if (!found.ok) return { code: Code.Unauthenticated, message: `unauthenticated: ${found.problem}` };
-    if (!current.holds(found.grant)) {
-      tokens.drop(token);
-      return { code: Code.Unauthenticated, message: `unauthenticated: API key ${JSON.stringify(shown(found.grant.keyId))} has been changed or removed; authenticate again` };
-    }
-    return undefined;
-  }
-
   return {
     get required() {
-      const current = keys();
+      const current = keys(state);
       return "code" in current || current.enabled;
     },
-    credentialsProblem,
-    check,
-    authenticate(entity, credentials) {
-      const current = keys();
-      if ("code" in current) throw new SvcError(current.code, current.message);
-      const type = credentials?.type ?? "";
-      if (!current.enabled || type !== "api-key") {
-        throw new SvcError(Code.InvalidArgument, `do not know how to handle credential type ${JSON.stringify(shown(type))}`);
-      }
-      const grant = current.check(entity, credentials?.payload ?? "");
-      if (grant === undefined) {
-        logRefusal("authentication failed: invalid credentials", { entity: shown(entity) });
-        throw new SvcError(Code.PermissionDenied, "invalid credentials");
-      }
-      return tokens.issue(grant);
-    },
+    credentialsProblem: (peer) => credentialsProblem(state, peer),
+    check: (authorization, peer) => check(state, authorization, peer),
+    authenticate: (entity, credentials) => authenticate(state, entity, credentials),
   };
+}
+
+function namesThisMachine(state: GateState, entity: string): boolean {
+  const { options, network } = state;
+  const names = ["localhost", ...(options.hostNames ?? [])];
+  if (network) names.push(network.fqdn, network.local_fqdn, ...network.allowed_hosts);
+  return entityNamesMachine(entity, names, options.port);
+}
+
+/** The table of the auth section in force now (rebuilt only when the section changes), or why none may be used. */
+function keys(state: GateState): ApiKeyTable | Refusal {
+  const current = state.options.current();
+  if (current.locked !== undefined) return { code: Code.Unauthenticated, message: current.locked };
+  state.network = current.network;
+  if (current.auth !== state.tableOf || !state.table) {
+    state.table = createApiKeyTable(current.auth, state.namesThisMachine);
+    state.tableOf = current.auth;
+  }
+  return state.table;
+}
+
+function credentialsProblem(state: GateState, peer: string | undefined): Refusal | undefined {
+  const current = keys(state);
+  if ("code" in current) return current;
+  if (state.options.allowInsecureCreds || isLoopbackPeer(peer ?? "")) return undefined;
+  const from = peer ? peer : "an unknown peer";
+  state.logRefusal("credentials refused over plaintext", { peer: from });
+  return {
+    code: Code.PermissionDenied,
+    message: `credentials are not accepted over plaintext from ${from}: svc-mcu serves plain HTTP; start it with allowInsecureCreds to take them from the network`,
+  };
+}
+
+function check(state: GateState, authorization: string | undefined, peer: string | undefined): Refusal | undefined {
+  const current = keys(state);
+  if ("code" in current) return current;
+  if (!current.enabled) return undefined;
+  if (!authorization) {
+    return { code: Code.Unauthenticated, message: `authentication required: send "authorization: Bearer <token>" with a token from ${AUTHENTICATE_PATH.slice(1)}` };
+  }
+  const insecure = credentialsProblem(state, peer);
+  if (insecure) return insecure;
+  if (!authorization.startsWith(bearer)) return { code: Code.Unauthenticated, message: 'expected "authorization: Bearer <token>"' };
+  const token = authorization.slice(bearer.length);
+  const found = state.tokens.find(token);
+  if (!found.ok) return { code: Code.Unauthenticated, message: `unauthenticated: ${found.problem}` };
+  if (!current.holds(found.grant)) {
+    state.tokens.drop(token);
+    return { code: Code.Unauthenticated, message: `unauthenticated: API key ${JSON.stringify(shown(found.grant.keyId))} has been changed or removed; authenticate again` };
+  }
+  return undefined;
+}
+
+function authenticate(state: GateState, entity: string, credentials: { type?: string; payload?: string } | undefined): string {
+  const current = keys(state);
+  if ("code" in current) throw new SvcError(current.code, current.message);
+  const type = credentials?.type ?? "";
+  if (!current.enabled || type !== "api-key") {
+    throw new SvcError(Code.InvalidArgument, `do not know how to handle credential type ${JSON.stringify(shown(type))}`);
+  }
+  const grant = current.check(entity, credentials?.payload ?? "");
+  if (grant === undefined) {
+    state.logRefusal("authentication failed: invalid credentials", { entity: shown(entity) });
+    throw new SvcError(Code.PermissionDenied, "invalid credentials");
+  }
+  return state.tokens.issue(grant);
 }

@@ -23,19 +23,22 @@ const exposeHeaders = "grpc-status, grpc-message, grpc-status-details-bin";
 /** The CORS headers for a request (a preflight when `preflight`), from origins as browsers send them. */
 export function createCorsHeaders(allowedOrigins: readonly string[] | undefined): (head: HttpHead, preflight: boolean) => HeaderList {
   const origins = allowedOrigins ? new Set(allowedOrigins) : undefined;
-  return (head, preflight) => {
-    const origin = head.header("origin");
-    if (origin === undefined || (origins !== undefined && !origins.has(origin))) return [];
-    const headers: HeaderList = [
-      ["access-control-allow-origin", origin],
-      ["access-control-allow-credentials", "true"],
-      ["vary", "Origin"],
-    ];
-    if (!preflight) headers.push(["access-control-expose-headers", exposeHeaders]);
-    else {
-      headers.push(["access-control-allow-methods", "POST, GET, PUT, OPTIONS"], ["access-control-allow-headers", allowHeaders], ["access-control-max-age", "7200"]);
-      if (head.header("access-control-request-private-network") === "true") headers.push(["access-control-allow-private-network", "true"]);
-    }
-    return headers;
-  };
+  // Thin: on a microcontroller a closure carries a copy of its code.
+  return (head, preflight) => corsHeaders(origins, head, preflight);
+}
+
+function corsHeaders(origins: ReadonlySet<string> | undefined, head: HttpHead, preflight: boolean): HeaderList {
+  const origin = head.header("origin");
+  if (origin === undefined || (origins !== undefined && !origins.has(origin))) return [];
+  const headers: HeaderList = [
+    ["access-control-allow-origin", origin],
+    ["access-control-allow-credentials", "true"],
+    ["vary", "Origin"],
+  ];
+  if (!preflight) headers.push(["access-control-expose-headers", exposeHeaders]);
+  else {
+    headers.push(["access-control-allow-methods", "POST, GET, PUT, OPTIONS"], ["access-control-allow-headers", allowHeaders], ["access-control-max-age", "7200"]);
+    if (head.header("access-control-request-private-network") === "true") headers.push(["access-control-allow-private-network", "true"]);
+  }
+  return headers;
 }

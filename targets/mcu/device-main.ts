@@ -10,7 +10,7 @@
 import type { Clock, LogSink } from "../../core/index.js";
 import type { PinSpecifier } from "../../hal/io.js";
 import { createModdableIO, type ModdableIOClasses } from "../../hal/mcu/index.js";
-import { createHttpExchange, type HttpArrival, type HttpCall, type HttpResponse } from "./http-exchange.js";
+import { createHttpExchange, type HttpArrival, type HttpCall, type HttpExchange, type HttpResponse } from "./http-exchange.js";
 import { createMcuMachine, type ConfigReport, type McuMachine } from "./mcu-machine.js";
 
 /** Moddable's `timer` module. */
@@ -110,6 +110,77 @@ function joined(chunks: readonly Uint8Array[]): Uint8Array {
 /** The provider's name in IO errors: on a platform without `device.io`, it says so. */
 export const NO_DEVICE_IO = "this platform (no device.io: no ECMA-419 Digital, PWM, Analog, I2C, SMBus or Serial)";
 
+/**
+ * What the HTTP server calls for each connection. One route object serves every connection: its
+ * handlers are made once here (on a microcontroller each closure carries a copy of its code, so
+ * none is made per request), the server calls them with the connection as `this`, and each
+ * connection's own state is found by it.
+ */
+function deviceRoutes(exchange: HttpExchange): (connection: { accept(route: object): void }) => void {
+  const states = new WeakMap<HttpConnection, RouteState>();
+  const stateOf = (connection: HttpConnection): RouteState => {
+    let state = states.get(connection);
+    if (state === undefined) states.set(connection, (state = { chunks: [], size: 0, sent: 0 }));
+    return state;
+  };
+  const route = {
+    onRequest(this: HttpConnection, request: { method: string; path: string; headers: Map<string, string> }) {
+      const headers = request.headers;
+      // The HTTP server does not say who the peer is: "" (unknown) is never taken for this device itself.
+      stateOf(this).arrival = exchange.open({ method: request.method, path: request.path, header: (name) => headers.get(name), peer: "" });
+    },
+    onReadable(this: HttpConnection, count: number) {
+      readBody(this, stateOf(this), count);
+    },
+    onResponse(this: HttpConnection, response: { status: number; headers: Map<string, string> }) {
+      respondWhenReady(this, stateOf(this), response);
+    },
+    onWritable(this: HttpConnection, count: number) {
+      writeBody(this, stateOf(this), count);
+    },
+    onError(this: HttpConnection) {
+      stateOf(this).call?.cancel();
+    },
+  };
+  return (connection) => connection.accept(route);
+}
+
+/** Reads everything (the connection must drain), keeping only what the limit allows. */
+function readBody(connection: HttpConnection, state: RouteState, count: number): void {
+  const data = connection.read(count);
+  if (!data) return;
+  state.size += data.byteLength;
+  if (state.size <= (state.arrival?.limit ?? 0)) state.chunks.push(new Uint8Array(data));
+  else state.chunks = [];
+}
+
+/** The answer may take a while (a motor's GoFor): responds once it is ready. */
+function respondWhenReady(connection: HttpConnection, state: RouteState, response: { status: number; headers: Map<string, string> }): void {
+  const arrival = state.arrival!;
+  const call = arrival.finish(state.size <= arrival.limit ? joined(state.chunks) : undefined);
+  state.call = call;
+  void call.done.then((answer) => {
+    state.answer = answer;
+    response.status = answer.status;
+    for (const [name, value] of answer.headers) response.headers.set(name, value);
+    response.headers.set("content-length", String(answer.body.length));
+    connection.respond(response);
+  });
+}
+
+function writeBody(connection: HttpConnection, state: RouteState, count: number): void {
+  const answer = state.answer;
+  if (!answer) return;
+  if (state.sent >= answer.body.length) {
+    connection.write(undefined);
+    return;
+  }
+  const end = Math.min(answer.body.length, state.sent + count);
+  const part = answer.body.slice(state.sent, end);
+  state.sent = end;
+  connection.write(part.buffer);
+}
+
 export function startDevice(options: DeviceOptions): Device {
   const clock = deviceClock(options.Timer);
   const hostIO = options.io && typeof options.io === "object" ? options.io : undefined;
@@ -146,52 +217,7 @@ export function startDevice(options: DeviceOptions): Device {
   const server = new options.HTTPServer({
     io: options.Listener,
     port,
-    onConnect(connection: { accept(route: object): void }) {
-      const state: RouteState = { chunks: [], size: 0, sent: 0 };
-      connection.accept({
-        onRequest(this: HttpConnection, request: { method: string; path: string; headers: Map<string, string> }) {
-          const headers = request.headers;
-          // The HTTP server does not say who the peer is: "" (unknown) is never taken for this device itself.
-          state.arrival = exchange.open({ method: request.method, path: request.path, header: (name) => headers.get(name), peer: "" });
-        },
-        onReadable(this: HttpConnection, count: number) {
-          // Read everything (the connection must drain), keep only what the limit allows.
-          const data = this.read(count);
-          if (!data) return;
-          state.size += data.byteLength;
-          if (state.size <= (state.arrival?.limit ?? 0)) state.chunks.push(new Uint8Array(data));
-          else state.chunks = [];
-        },
-        onResponse(this: HttpConnection, response: { status: number; headers: Map<string, string> }) {
-          // The answer may take a while (a motor's GoFor): respond once it is ready.
-          const arrival = state.arrival!;
-          const call = arrival.finish(state.size <= arrival.limit ? joined(state.chunks) : undefined);
-          state.call = call;
-          void call.done.then((answer) => {
-            state.answer = answer;
-            response.status = answer.status;
-            for (const [name, value] of answer.headers) response.headers.set(name, value);
-            response.headers.set("content-length", String(answer.body.length));
-            this.respond(response);
-          });
-        },
-        onWritable(this: HttpConnection, count: number) {
-          const answer = state.answer;
-          if (!answer) return;
-          if (state.sent >= answer.body.length) {
-            this.write(undefined);
-            return;
-          }
-          const end = Math.min(answer.body.length, state.sent + count);
-          const part = answer.body.slice(state.sent, end);
-          state.sent = end;
-          this.write(part.buffer);
-        },
-        onError() {
-          state.call?.cancel();
-        },
-      });
-    },
+    onConnect: deviceRoutes(exchange),
   });
 
   return {

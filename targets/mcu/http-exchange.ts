@@ -44,67 +44,77 @@ export function grpcTimeoutMs(value: string | undefined): number | undefined {
   return match ? Number(match[1]) * timeoutUnits[match[2]!]! : undefined;
 }
 
+/** What the exchange works with: its options, and the CORS headers made from them. */
+interface ExchangeParts {
+  readonly options: HttpExchangeOptions;
+  readonly cors: ReturnType<typeof createCorsHeaders>;
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createHttpExchange(options: HttpExchangeOptions): HttpExchange {
-  const { clock, auth } = options;
-  const cors = createCorsHeaders(options.allowedOrigins);
-
-  /** Why this caller may not go on (no or bad token when keys are configured), or undefined. */
-  function refusalOf(head: HttpHead): Refusal | undefined {
-    return auth?.required ? auth.check(head.header("authorization"), head.peer) : undefined;
-  }
-
-  function grpcStatus(head: HttpHead, contentType: string, code: Code, message: string): HttpCall {
-    return answer(200, [["content-type", contentType], ...cors(head, false)], responseBody(undefined, code, message));
-  }
-
-  function grpcWeb(head: HttpHead, path: string, contentType: string, body: Uint8Array): HttpCall {
-    const call = options.serve({ path, body, sessionId: head.header("viam-sid") ?? "" });
-    const timeout = grpcTimeoutMs(head.header("grpc-timeout"));
-    const timer = timeout === undefined ? undefined : clock.setTimeout(() => call.cancel(Code.DeadlineExceeded, "the call's deadline passed"), timeout);
-    const headers: Array<[string, string]> = [["content-type", contentType], ...cors(head, false)];
-    return {
-      done: call.done.then((bytes) => {
-        if (timer !== undefined) clock.clearTimeout(timer);
-        return { status: 200, headers, body: bytes };
-      }),
-      cancel: () => call.cancel(),
-    };
-  }
-
-  function openGrpcWeb(head: HttpHead, path: string, contentType: string): HttpArrival {
-    if (head.method !== "POST") return answered(text(405, "gRPC-web calls are POSTs", [["allow", "POST"]]));
-    if (contentType !== "application/grpc-web" && contentType !== "application/grpc-web+proto") {
-      return answered(text(415, `${contentType} is not served: send application/grpc-web+proto`));
-    }
-    // Authenticate is the one call without a token, but its credentials obey the plaintext rule.
-    const refusal = path === AUTHENTICATE_PATH ? (auth?.required ? auth.credentialsProblem(head.peer) : undefined) : refusalOf(head);
-    if (refusal) return answered(grpcStatus(head, contentType, refusal.code, refusal.message));
-    return accepting(
-      MAX_GRPC_WEB_BODY_BYTES,
-      (body) => grpcWeb(head, path, contentType, body),
-      () => grpcStatus(head, contentType, Code.ResourceExhausted, `the request body is larger than ${MAX_GRPC_WEB_BODY_BYTES} bytes, the most svc-mcu reads for a call`),
-    );
-  }
-
-  function open(head: HttpHead): HttpArrival {
-    const path = routeOf(head.path);
-    if (head.method === "OPTIONS") {
-      const preflight = head.header("access-control-request-method") !== undefined;
-      return answered(answer(204, cors(head, preflight), new Uint8Array(0)));
-    }
-    if (path === CONFIG_ROUTE && options.applyConfig) {
-      return openConfigRoute(head, { apply: options.applyConfig, refusal: head.method === "PUT" ? refusalOf(head) : undefined, cors: cors(head, false) });
-    }
-    const contentType = mediaTypeOf(head.header("content-type"));
-    if (contentType.startsWith("application/grpc-web")) return openGrpcWeb(head, path, contentType);
-    if (contentType.startsWith("application/grpc") || contentType.startsWith("application/connect") || contentType === "application/proto") {
-      return answered(text(415, `${contentType} is not served: the MCU speaks gRPC-web (application/grpc-web+proto)`));
-    }
-    return answered(text(404, `nothing at ${path}: the MCU serves gRPC-web calls`));
-  }
-
+  const parts: ExchangeParts = { options, cors: createCorsHeaders(options.allowedOrigins) };
   return {
-    open,
-    handle: (request) => open(request).finish(request.body),
+    open: (head) => open(parts, head),
+    handle: (request) => open(parts, request).finish(request.body),
   };
+}
+
+/** Why this caller may not go on (no or bad token when keys are configured), or undefined. */
+function refusalOf(parts: ExchangeParts, head: HttpHead): Refusal | undefined {
+  const { auth } = parts.options;
+  return auth?.required ? auth.check(head.header("authorization"), head.peer) : undefined;
+}
+
+function grpcStatus(parts: ExchangeParts, head: HttpHead, contentType: string, code: Code, message: string): HttpCall {
+  return answer(200, [["content-type", contentType], ...parts.cors(head, false)], responseBody(undefined, code, message));
+}
+
+function grpcWeb(parts: ExchangeParts, head: HttpHead, path: string, contentType: string, body: Uint8Array): HttpCall {
+  const { clock } = parts.options;
+  const call = parts.options.serve({ path, body, sessionId: head.header("viam-sid") ?? "" });
+  const timeout = grpcTimeoutMs(head.header("grpc-timeout"));
+  const timer = timeout === undefined ? undefined : clock.setTimeout(() => call.cancel(Code.DeadlineExceeded, "the call's deadline passed"), timeout);
+  const headers: Array<[string, string]> = [["content-type", contentType], ...parts.cors(head, false)];
+  return {
+    done: call.done.then((bytes) => {
+      if (timer !== undefined) clock.clearTimeout(timer);
+      return { status: 200, headers, body: bytes };
+    }),
+    cancel: () => call.cancel(),
+  };
+}
+
+function openGrpcWeb(parts: ExchangeParts, head: HttpHead, path: string, contentType: string): HttpArrival {
+  const { auth } = parts.options;
+  if (head.method !== "POST") return answered(text(405, "gRPC-web calls are POSTs", [["allow", "POST"]]));
+  if (contentType !== "application/grpc-web" && contentType !== "application/grpc-web+proto") {
+    return answered(text(415, `${contentType} is not served: send application/grpc-web+proto`));
+  }
+  // Authenticate is the one call without a token, but its credentials obey the plaintext rule.
+  const refusal = path === AUTHENTICATE_PATH ? (auth?.required ? auth.credentialsProblem(head.peer) : undefined) : refusalOf(parts, head);
+  if (refusal) return answered(grpcStatus(parts, head, contentType, refusal.code, refusal.message));
+  return accepting(
+    MAX_GRPC_WEB_BODY_BYTES,
+    (body) => grpcWeb(parts, head, path, contentType, body),
+    () => grpcStatus(parts, head, contentType, Code.ResourceExhausted, `the request body is larger than ${MAX_GRPC_WEB_BODY_BYTES} bytes, the most svc-mcu reads for a call`),
+  );
+}
+
+function open(parts: ExchangeParts, head: HttpHead): HttpArrival {
+  const { options, cors } = parts;
+  const path = routeOf(head.path);
+  if (head.method === "OPTIONS") {
+    const preflight = head.header("access-control-request-method") !== undefined;
+    return answered(answer(204, cors(head, preflight), new Uint8Array(0)));
+  }
+  if (path === CONFIG_ROUTE && options.applyConfig) {
+    return openConfigRoute(head, { apply: options.applyConfig, refusal: head.method === "PUT" ? refusalOf(parts, head) : undefined, cors: cors(head, false) });
+  }
+  const contentType = mediaTypeOf(head.header("content-type"));
+  if (contentType.startsWith("application/grpc-web")) return openGrpcWeb(parts, head, path, contentType);
+  if (contentType.startsWith("application/grpc") || contentType.startsWith("application/connect") || contentType === "application/proto") {
+    return answered(text(415, `${contentType} is not served: the MCU speaks gRPC-web (application/grpc-web+proto)`));
+  }
+  return answered(text(404, `nothing at ${path}: the MCU serves gRPC-web calls`));
 }

@@ -77,6 +77,13 @@ export interface McuMachine {
   close(): Promise<ShutdownReport>;
 }
 
+/**
+ * Resources built (or closed) at once. Each build in flight holds its suspended calls (their
+ * frames are kept in XS chunks) until it settles, and a microcontroller's builds touch local IO
+ * only, so a few at a time keep the peak of a reconfiguration low without slowing it.
+ */
+const MCU_BUILD_CONCURRENCY = 4;
+
 /** Module entries cannot run on a microcontroller: each is reported and left out. */
 function moduleIssues(config: MachineConfig): ConfigIssue[] {
   return config.modules.map((m, i) => ({
@@ -149,7 +156,7 @@ export function createMcuMachine(options: McuMachineOptions): McuMachine {
   });
   const registry = createModelRegistry();
   registerBuiltinModels(registry, { ioForBoard: options.ioForBoard });
-  const machine = createMachine({ registry, logEngine: logs, clock, revisionOf: configRevision, screen: mcuScreen(auth) });
+  const machine = createMachine({ registry, logEngine: logs, clock, revisionOf: configRevision, screen: mcuScreen(auth), buildConcurrency: MCU_BUILD_CONCURRENCY });
   machine.onConfig(auth.follow);
 
   const { engine } = machine;

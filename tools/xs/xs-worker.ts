@@ -4,7 +4,8 @@
 // the XS meters (compute steps, heap), which the benchmarks read.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { transformSync } from "esbuild";
@@ -76,6 +77,37 @@ export class XsWorker {
     const raw = await run;
     const { meters, body } = splitReply(raw);
     return { reply: body, meters };
+  }
+
+  /**
+   * Writes XS's snapshot of the machine to `path` (collecting garbage first); resolves to its
+   * size in bytes. Its sections hold the live chunks ("BLOC") and slots ("HEAP").
+   */
+  async writeSnapshot(path: string): Promise<number> {
+    return Number((await this.send("w" + path)).reply);
+  }
+
+  /**
+   * Bytes of XS's live chunks (strings, array storage, Map and Set tables, ArrayBuffers, the code
+   * each closure made at run time copies): the "BLOC" section of a snapshot, which XS writes
+   * after collecting garbage. The heap meter does not count them.
+   */
+  async liveChunkBytes(): Promise<number> {
+    const dir = mkdtempSync(join(tmpdir(), "svc-xs-snapshot-"));
+    try {
+      const path = join(dir, "machine.xss");
+      await this.writeSnapshot(path);
+      const bytes = readFileSync(path);
+      // Atoms: a 4-byte big-endian size (its header included), then a 4-letter type; "XS_M" holds the rest.
+      for (let at = 8; at + 8 <= bytes.length; ) {
+        const size = bytes.readUInt32BE(at);
+        if (bytes.toString("latin1", at + 4, at + 8) === "BLOC") return size - 8;
+        at += size;
+      }
+      throw new Error("the XS snapshot has no BLOC section");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /** The worker's process id. */

@@ -47,8 +47,9 @@ function motorNames(attributes: Record<string, unknown>, key: string, problem: (
 export function readWheeledBaseAttributes(attributes: Record<string, unknown> | undefined, path: string): Parsed<WheeledBaseAttributes> {
   const values = attributes ?? {};
   const a = readAttributes(values, path);
-  const left = motorNames(values, "left", a.problem);
-  const right = motorNames(values, "right", a.problem);
+  const problem = (key: string, message: string) => a.problem(key, message);
+  const left = motorNames(values, "left", problem);
+  const right = motorNames(values, "right", problem);
   // Counted as written, so one bad entry is not also reported as a missing motor.
   const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
   const [leftCount, rightCount] = [count(values.left), count(values.right)];

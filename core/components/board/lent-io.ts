@@ -32,89 +32,116 @@ interface LentHandle {
   pwm?(): { hz: number; duty: number };
 }
 
+/** What every pin a board lends shares: the handles held, and how a pin is claimed. */
+interface Lender {
+  readonly held: Map<string, LentHandle>;
+  claim(pin: PinSpecifier, handle: LentHandle): string;
+}
+
+/** Opens through the base class, giving the pin back if that fails. */
+function openOrGiveBack<T>(lender: Lender, key: string, make: () => T): T {
+  try {
+    return make();
+  } catch (thrown) {
+    lender.held.delete(key);
+    throw thrown;
+  }
+}
+
+// The lent classes are made once, here, not per board: a board lends through a small
+// constructor that hands its lender and base class to them.
+class LentDigital implements Digital {
+  private readonly key: string;
+  private readonly inner: Digital;
+  private open = true;
+  private written: 0 | 1 | undefined;
+  constructor(
+    options: DigitalOptions,
+    private readonly lender: Lender,
+    Base: new (options: DigitalOptions) => Digital,
+  ) {
+    const key = lender.claim(options.pin, { level: () => (this.written ?? this.inner.read()) === 1 });
+    this.key = key;
+    this.inner = openOrGiveBack(lender, key, () => new Base(options));
+  }
+  read() {
+    return this.inner.read();
+  }
+  write(value: 0 | 1) {
+    this.inner.write(value);
+    this.written = value;
+  }
+  close() {
+    if (!this.open) return;
+    this.open = false;
+    this.inner.close();
+    this.lender.held.delete(this.key);
+  }
+}
+
+class LentPWM implements PWM {
+  private readonly key: string;
+  private readonly inner: PWM;
+  private open = true;
+  private value = 0;
+  constructor(
+    options: PWMOptions,
+    private readonly lender: Lender,
+    Base: new (options: PWMOptions) => PWM,
+  ) {
+    const duty = () => this.value / (2 ** this.inner.resolution - 1);
+    const key = lender.claim(options.pin, { level: () => this.value > 0, pwm: () => ({ hz: this.inner.hz, duty: duty() }) });
+    this.key = key;
+    this.inner = openOrGiveBack(lender, key, () => new Base(options));
+  }
+  get hz() {
+    return this.inner.hz;
+  }
+  get resolution() {
+    return this.inner.resolution;
+  }
+  write(value: number) {
+    this.inner.write(value);
+    this.value = value;
+  }
+  close() {
+    if (!this.open) return;
+    this.open = false;
+    this.inner.close();
+    this.lender.held.delete(this.key);
+  }
+}
+
 /**
  * @param boardUse what the board itself uses a pin for ("SetGPIO", an interrupt's name), or
  *   undefined when it leaves the pin alone.
  */
 export function createLentIO(base: IOProvider, boardName: string, boardUse: (pin: string) => string | undefined): LentIO {
   const held = new Map<string, LentHandle>();
-
-  const claim = (pin: PinSpecifier, handle: LentHandle): string => {
-    const key = String(pin);
-    if (held.has(key)) throw new IOError("busy", `pin ${key} of board ${boardName} is already in use by another component`);
-    const use = boardUse(key);
-    if (use !== undefined) throw new IOError("busy", `pin ${key} of board ${boardName} is in use by the board (${use})`);
-    held.set(key, handle);
-    return key;
-  };
-  /** Opens through the base class, giving the pin back if that fails. */
-  const openOrGiveBack = <T>(key: string, make: () => T): T => {
-    try {
-      return make();
-    } catch (thrown) {
-      held.delete(key);
-      throw thrown;
-    }
+  const lender: Lender = {
+    held,
+    claim(pin, handle) {
+      const key = String(pin);
+      if (held.has(key)) throw new IOError("busy", `pin ${key} of board ${boardName} is already in use by another component`);
+      const use = boardUse(key);
+      if (use !== undefined) throw new IOError("busy", `pin ${key} of board ${boardName} is in use by the board (${use})`);
+      held.set(key, handle);
+      return key;
+    },
   };
 
   const provider: { -readonly [K in keyof IOProvider]: IOProvider[K] } = { ...base, name: base.name };
-  if (base.Digital) {
-    const BaseDigital = base.Digital;
-    provider.Digital = class LentDigital implements Digital {
-      private readonly key: string;
-      private readonly inner: Digital;
-      private open = true;
-      private written: 0 | 1 | undefined;
-      constructor(options: DigitalOptions) {
-        const key = claim(options.pin, { level: () => (this.written ?? this.inner.read()) === 1 });
-        this.key = key;
-        this.inner = openOrGiveBack(key, () => new BaseDigital(options));
-      }
-      read() {
-        return this.inner.read();
-      }
-      write(value: 0 | 1) {
-        this.inner.write(value);
-        this.written = value;
-      }
-      close() {
-        if (!this.open) return;
-        this.open = false;
-        this.inner.close();
-        held.delete(this.key);
-      }
-    };
+  const BaseDigital = base.Digital;
+  if (BaseDigital) {
+    provider.Digital = function Digital(options: DigitalOptions) {
+      return new LentDigital(options, lender, BaseDigital);
+    } as unknown as IOProvider["Digital"];
   }
-  if (base.PWM) {
-    const BasePWM = base.PWM;
-    provider.PWM = class LentPWM implements PWM {
-      private readonly key: string;
-      private readonly inner: PWM;
-      private open = true;
-      private value = 0;
-      constructor(options: PWMOptions) {
-        const duty = () => this.value / (2 ** this.inner.resolution - 1);
-        const key = claim(options.pin, { level: () => this.value > 0, pwm: () => ({ hz: this.inner.hz, duty: duty() }) });
-        this.key = key;
-        this.inner = openOrGiveBack(key, () => new BasePWM(options));
-      }
-      get hz() {
-        return this.inner.hz;
-      }
-      get resolution() {
-        return this.inner.resolution;
-      }
-      write(value: number) {
-        this.inner.write(value);
-        this.value = value;
-      }
-      close() {
-        if (!this.open) return;
-        this.open = false;
-        this.inner.close();
-        held.delete(this.key);
-      }
-    };
+  const BasePWM = base.PWM;
+  if (BasePWM) {
+    provider.PWM = function PWM(options: PWMOptions) {
+      return new LentPWM(options, lender, BasePWM);
+    } as unknown as IOProvider["PWM"];
   }
   return {
     provider,

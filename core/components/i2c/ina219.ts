@@ -2,7 +2,7 @@
 // resistor, read over I2C (SMBus); current is the shunt voltage over its resistance, power the
 // product. The part's own current and power registers are not used, so no calibration is needed.
 import { requireIO, type SMBus } from "../../../hal/io.js";
-import { formatResourceName, type ModelRegistration } from "../../resource/index.js";
+import { formatResourceName, type BuildContext, type ModelRegistration } from "../../resource/index.js";
 import { failOnIssues, readAttributes, type Parsed } from "../attributes.js";
 import { INA219_MODEL, POWER_SENSOR_API } from "../api-names.js";
 import { busNumber } from "../board/board-attributes.js";
@@ -43,64 +43,68 @@ export function readIna219(smbus: SMBus): { bus: number; shunt: number } {
   return { bus: (busRaw >> 3) * BUS_VOLTS_PER_STEP, shunt: shuntSigned * SHUNT_VOLTS_PER_STEP };
 }
 
+const ina219Schema = {
+  type: "object",
+  required: ["i2c_bus"],
+  properties: {
+    i2c_bus: { type: ["string", "integer"], description: "the I2C bus (1 for /dev/i2c-1)" },
+    i2c_addr: { type: "integer", default: INA219_DEFAULT_ADDRESS },
+    shunt_resistance: { type: "number", description: "ohms", default: INA219_DEFAULT_SHUNT_OHMS },
+  },
+};
+
+// The registration's functions are thin: a closure made when the model is registered carries a
+// copy of its code on a microcontroller, so the work is in module functions made once.
 export function ina219Model(options: DeviceIOOptions): ModelRegistration<PowerSensor> {
   return {
     api: POWER_SENSOR_API,
     model: INA219_MODEL,
-    attributesSchema: {
-      type: "object",
-      required: ["i2c_bus"],
-      properties: {
-        i2c_bus: { type: ["string", "integer"], description: "the I2C bus (1 for /dev/i2c-1)" },
-        i2c_addr: { type: "integer", default: INA219_DEFAULT_ADDRESS },
-        shunt_resistance: { type: "number", description: "ohms", default: INA219_DEFAULT_SHUNT_OHMS },
-      },
+    attributesSchema: ina219Schema,
+    validate: (config, path) => ({ issues: readIna219Attributes(config.attributes, path).issues }),
+    build: (ctx) => buildIna219(ctx, options),
+  };
+}
+
+async function buildIna219(ctx: BuildContext, options: DeviceIOOptions): Promise<PowerSensor> {
+  const { value: attrs, issues } = readIna219Attributes(ctx.config.attributes, formatResourceName(ctx.name));
+  failOnIssues(issues);
+  const io = await options.ioForDevices(ctx.config);
+  const smbus = new (requireIO(io, "SMBus"))({ bus: attrs.bus, address: attrs.address, hz: 400_000 });
+  try {
+    smbus.writeUint16(REG_CONFIG, INA219_CONFIG, true);
+  } catch (thrown) {
+    smbus.close();
+    throw thrown;
+  }
+  let closed = false;
+  const measure = () => {
+    if (closed) throw new SvcError(Code.Unavailable, `power sensor ${ctx.name.name} is closed`);
+    const volts = readIna219(smbus);
+    const amperes = volts.shunt / attrs.shuntOhms;
+    return { volts: volts.bus, amperes, watts: volts.bus * amperes };
+  };
+  return {
+    name: ctx.name,
+    async getVoltage() {
+      return { volts: measure().volts, isAc: false };
     },
-    validate(config, path) {
-      return { issues: readIna219Attributes(config.attributes, path).issues };
+    async getCurrent() {
+      return { amperes: measure().amperes, isAc: false };
     },
-    async build(ctx) {
-      const { value: attrs, issues } = readIna219Attributes(ctx.config.attributes, formatResourceName(ctx.name));
-      failOnIssues(issues);
-      const io = await options.ioForDevices(ctx.config);
-      const smbus = new (requireIO(io, "SMBus"))({ bus: attrs.bus, address: attrs.address, hz: 400_000 });
-      try {
-        smbus.writeUint16(REG_CONFIG, INA219_CONFIG, true);
-      } catch (thrown) {
-        smbus.close();
-        throw thrown;
-      }
-      let closed = false;
-      const measure = () => {
-        if (closed) throw new SvcError(Code.Unavailable, `power sensor ${ctx.name.name} is closed`);
-        const volts = readIna219(smbus);
-        const amperes = volts.shunt / attrs.shuntOhms;
-        return { volts: volts.bus, amperes, watts: volts.bus * amperes };
-      };
-      return {
-        name: ctx.name,
-        async getVoltage() {
-          return { volts: measure().volts, isAc: false };
-        },
-        async getCurrent() {
-          return { amperes: measure().amperes, isAc: false };
-        },
-        async getPower() {
-          return measure().watts;
-        },
-        async getReadings() {
-          const m = measure();
-          return { voltage: m.volts, current: m.amperes, power: m.watts, is_ac: false };
-        },
-        async doCommand(command) {
-          return command;
-        },
-        async close() {
-          if (closed) return;
-          closed = true;
-          closeAll([smbus], (s) => s.close());
-        },
-      };
+    async getPower() {
+      return measure().watts;
+    },
+    async getReadings() {
+      const m = measure();
+      return { voltage: m.volts, current: m.amperes, power: m.watts, is_ac: false };
+    },
+    async doCommand(command) {
+      return command;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      closeAll([smbus], (s) => s.close());
     },
   };
 }

@@ -22,6 +22,8 @@ export interface GraphRobotParts extends Pick<RobotServiceDeps, "resourceNames" 
   close(): void;
 }
 
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createGraphRobotParts(options: GraphRobotPartsOptions): GraphRobotParts {
   const { engine, clock } = options;
   const logger = options.logger ?? silentLogger;
@@ -29,47 +31,50 @@ export function createGraphRobotParts(options: GraphRobotPartsOptions): GraphRob
   const unsubscribe = engine.onEvent((event) => {
     if (event.kind === "applied") appliedAt = clock.now();
   });
-
-  function running(): Array<{ name: string; resource: Resource }> {
-    const found: Array<{ name: string; resource: Resource }> = [];
-    for (const status of engine.status().resources) {
-      if (status.state !== "READY") continue;
-      const resource = engine.resource(status.name);
-      if (resource) found.push({ name: status.name, resource });
-    }
-    return found;
-  }
-
   return {
-    resourceNames() {
-      const names: ResourceName[] = [];
-      for (const status of engine.status().resources) {
-        const parsed = parseResourceName(status.name);
-        if (!parsed.ok) continue;
-        // A remote's resource stays listed while its part is unreachable: its status says why.
-        if (status.state === "READY" ? engine.resource(status.name) !== undefined : isRemoteName(parsed.value.name)) names.push(parsed.value);
-      }
-      return names;
-    },
+    resourceNames: () => resourceNames(engine),
     machineStatus: () => engine.status(),
     configUpdatedAt: () => appliedAt,
-    async stopAll(extra) {
-      const actuators: Array<{ name: string; resource: Actuator }> = [];
-      for (const r of running()) if (isActuator(r.resource)) actuators.push({ name: r.name, resource: r.resource });
-      const outcomes = await Promise.allSettled(actuators.map((a) => Promise.resolve().then(() => a.resource.stop(extra.get(a.name)))));
-      const failures: string[] = [];
-      outcomes.forEach((outcome, i) => {
-        if (outcome.status === "rejected") failures.push(`${actuators[i]!.name}: ${errorMessage(outcome.reason)}`);
-      });
-      if (failures.length === 0) return;
-      const message = `StopAll: ${failures.length} of ${actuators.length} actuators could not be stopped: ${failures.join("; ")}`;
-      logger.error(message);
-      throw new SvcError(Code.Unknown, message);
-    },
+    stopAll: (extra) => stopAll(engine, logger, extra),
     actuatorNamed(name) {
       const resource = engine.resource(name);
       return resource && isActuator(resource) ? resource : undefined;
     },
     close: unsubscribe,
   };
+}
+
+function running(engine: GraphEngine): Array<{ name: string; resource: Resource }> {
+  const found: Array<{ name: string; resource: Resource }> = [];
+  for (const status of engine.status().resources) {
+    if (status.state !== "READY") continue;
+    const resource = engine.resource(status.name);
+    if (resource) found.push({ name: status.name, resource });
+  }
+  return found;
+}
+
+function resourceNames(engine: GraphEngine): ResourceName[] {
+  const names: ResourceName[] = [];
+  for (const status of engine.status().resources) {
+    const parsed = parseResourceName(status.name);
+    if (!parsed.ok) continue;
+    // A remote's resource stays listed while its part is unreachable: its status says why.
+    if (status.state === "READY" ? engine.resource(status.name) !== undefined : isRemoteName(parsed.value.name)) names.push(parsed.value);
+  }
+  return names;
+}
+
+async function stopAll(engine: GraphEngine, logger: LoggerLike, extra: Parameters<GraphRobotParts["stopAll"]>[0]): Promise<void> {
+  const actuators: Array<{ name: string; resource: Actuator }> = [];
+  for (const r of running(engine)) if (isActuator(r.resource)) actuators.push({ name: r.name, resource: r.resource });
+  const outcomes = await Promise.allSettled(actuators.map((a) => Promise.resolve().then(() => a.resource.stop(extra.get(a.name)))));
+  const failures: string[] = [];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === "rejected") failures.push(`${actuators[i]!.name}: ${errorMessage(outcome.reason)}`);
+  });
+  if (failures.length === 0) return;
+  const message = `StopAll: ${failures.length} of ${actuators.length} actuators could not be stopped: ${failures.join("; ")}`;
+  logger.error(message);
+  throw new SvcError(Code.Unknown, message);
 }

@@ -19,36 +19,43 @@ export interface MessageSpecs {
   readonly count: number;
 }
 
+/** The `index`th of the names separated by spaces, found in place: the text stays in flash. */
+function nameAt(names: string, index: number): string | undefined {
+  let start = 0;
+  for (let i = 0; i < index; i++) {
+    start = names.indexOf(" ", start) + 1;
+    if (start === 0) return undefined;
+  }
+  const end = names.indexOf(" ", start);
+  return names.slice(start, end < 0 ? names.length : end);
+}
+
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
 export function createMessageSpecs(tables: WireTables): MessageSpecs {
-  const names = tables.names.split(" ");
   const parsed: Array<MessageSpec | undefined> = [];
   let byName: Map<string, number> | undefined;
-
-  function spec(index: number): MessageSpec {
-    let found = parsed[index];
-    if (found !== undefined) return found;
-    const row = tables.messages[index];
-    if (row === undefined) throw new Error(`wire tables: no message ${index}`);
-    const fields = parseMessageRow(row);
-    const oneofs: string[] = [];
-    for (const f of fields) if (f.oneof !== undefined && oneofs.indexOf(f.oneof) < 0) oneofs.push(f.oneof);
-    found = {
-      name: names[index] ?? `#${index}`,
-      fields,
-      sorted: fields.slice().sort((a, b) => a.no - b.no),
-      byNumber: new Map(fields.map((f) => [f.no, f])),
-      oneofs,
-    };
-    parsed[index] = found;
-    return found;
-  }
-
   return {
-    spec,
+    spec: (index) => (parsed[index] ??= parseSpec(tables, index)),
     indexOf(name) {
-      if (byName === undefined) byName = new Map(names.map((n, i) => [n, i]));
+      if (byName === undefined) byName = new Map(tables.names.split(" ").map((n, i) => [n, i]));
       return byName.get(name) ?? -1;
     },
     count: tables.messages.length,
+  };
+}
+
+function parseSpec(tables: WireTables, index: number): MessageSpec {
+  const row = tables.messages[index];
+  if (row === undefined) throw new Error(`wire tables: no message ${index}`);
+  const fields = parseMessageRow(row);
+  const oneofs: string[] = [];
+  for (const f of fields) if (f.oneof !== undefined && oneofs.indexOf(f.oneof) < 0) oneofs.push(f.oneof);
+  return {
+    name: nameAt(tables.names, index) ?? `#${index}`,
+    fields,
+    sorted: fields.slice().sort((a, b) => a.no - b.no),
+    byNumber: new Map(fields.map((f) => [f.no, f])),
+    oneofs,
   };
 }

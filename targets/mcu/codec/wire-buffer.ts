@@ -25,86 +25,107 @@ export interface WireBuffer {
 }
 
 export function createWireBuffer(initialSize: number): WireBuffer {
-  let buf = new Uint8Array(initialSize);
-  let pos = 0;
-  const forks: number[] = [];
-  const scratch = new DataView(new ArrayBuffer(8));
-  // The scratch's first 4 and all 8 bytes, made once: a fixed-width value is appended in one copy.
-  const scratch4 = new Uint8Array(scratch.buffer, 0, 4);
-  const scratch8 = new Uint8Array(scratch.buffer, 0, 8);
+  return new GrowingBuffer(initialSize);
+}
 
-  function room(n: number): void {
-    if (pos + n <= buf.length) return;
-    let size = buf.length * 2;
-    while (size < pos + n) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(buf.subarray(0, pos));
-    buf = grown;
+/**
+ * The buffer as a class: its methods are shared by every instance, where a factory's closures
+ * would each carry a copy of their code on a microcontroller. The wire writer extends it.
+ */
+export class GrowingBuffer implements WireBuffer {
+  private buf: Uint8Array;
+  private pos = 0;
+  private readonly forks: number[] = [];
+  readonly scratch = new DataView(new ArrayBuffer(8));
+  // The scratch's first 4 and all 8 bytes, made once: a fixed-width value is appended in one copy.
+  private readonly scratch4 = new Uint8Array(this.scratch.buffer, 0, 4);
+  private readonly scratch8 = new Uint8Array(this.scratch.buffer, 0, 8);
+
+  constructor(initialSize: number) {
+    this.buf = new Uint8Array(initialSize);
   }
 
-  function varint32(n: number): void {
-    room(5);
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+  }
+
+  varint32(n: number): void {
+    this.room(5);
+    const buf = this.buf;
+    let pos = this.pos;
     while (n > 0x7f) {
       buf[pos++] = (n & 0x7f) | 0x80;
       n >>>= 7;
     }
     buf[pos++] = n;
+    this.pos = pos;
   }
 
-  return {
-    scratch,
-    varint32,
-    varint64(lo, hi) {
-      room(10);
-      while (hi !== 0 || lo > 0x7f) {
-        buf[pos++] = (lo & 0x7f) | 0x80;
-        lo = ((lo >>> 7) | (hi << 25)) >>> 0;
-        hi >>>= 7;
-      }
-      buf[pos++] = lo;
-    },
-    appendScratch(n) {
-      room(n);
-      buf.set(n === 8 ? scratch8 : scratch4, pos);
-      pos += n;
-    },
-    utf8(text) {
-      const n = utf8Length(text);
-      varint32(n);
-      room(n);
-      pos = writeUtf8(text, buf, pos);
-    },
-    bytes(data) {
-      varint32(data.length);
-      room(data.length);
-      buf.set(data, pos);
-      pos += data.length;
-    },
-    fork() {
-      forks.push(pos);
-    },
-    join() {
-      const start = forks.pop();
-      if (start === undefined) throw new Error("wire writer: join without fork");
-      const length = pos - start;
-      let size = 1;
-      for (let n = length; n > 0x7f; n >>>= 7) size++;
-      room(size);
-      buf.copyWithin(start + size, start, pos);
-      let at = start;
-      let n = length;
-      while (n > 0x7f) {
-        buf[at++] = (n & 0x7f) | 0x80;
-        n >>>= 7;
-      }
-      buf[at] = n;
-      pos += size;
-    },
-    finish() {
-      const out = buf.slice(0, pos);
-      pos = 0;
-      forks.length = 0;
-      return out;
-    },
-  };
+  varint64(lo: number, hi: number): void {
+    this.room(10);
+    const buf = this.buf;
+    let pos = this.pos;
+    while (hi !== 0 || lo > 0x7f) {
+      buf[pos++] = (lo & 0x7f) | 0x80;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    buf[pos++] = lo;
+    this.pos = pos;
+  }
+
+  appendScratch(n: 4 | 8): void {
+    this.room(n);
+    this.buf.set(n === 8 ? this.scratch8 : this.scratch4, this.pos);
+    this.pos += n;
+  }
+
+  utf8(text: string): void {
+    const n = utf8Length(text);
+    this.varint32(n);
+    this.room(n);
+    this.pos = writeUtf8(text, this.buf, this.pos);
+  }
+
+  bytes(data: Uint8Array): void {
+    this.varint32(data.length);
+    this.room(data.length);
+    this.buf.set(data, this.pos);
+    this.pos += data.length;
+  }
+
+  fork(): void {
+    this.forks.push(this.pos);
+  }
+
+  join(): void {
+    const start = this.forks.pop();
+    if (start === undefined) throw new Error("wire writer: join without fork");
+    const length = this.pos - start;
+    let size = 1;
+    for (let n = length; n > 0x7f; n >>>= 7) size++;
+    this.room(size);
+    const buf = this.buf;
+    buf.copyWithin(start + size, start, this.pos);
+    let at = start;
+    let n = length;
+    while (n > 0x7f) {
+      buf[at++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    buf[at] = n;
+    this.pos += size;
+  }
+
+  finish(): Uint8Array {
+    const out = this.buf.slice(0, this.pos);
+    this.pos = 0;
+    this.forks.length = 0;
+    return out;
+  }
 }

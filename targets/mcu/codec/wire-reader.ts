@@ -35,101 +35,156 @@ export interface WireReader {
 }
 
 export function createWireReader(bytes: Uint8Array): WireReader {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = bytes.length;
-  let pos = 0;
-  // The high 32 bits of the last varint read.
-  let hi = 0;
+  return new BytesReader(bytes);
+}
 
-  function past(): Error {
-    return new Error("premature end of the message");
+/**
+ * The reader as a class: one is made per message read, and its methods are shared by all of them,
+ * where a factory's closures would each carry a copy of their code on a microcontroller.
+ */
+class BytesReader implements WireReader {
+  private readonly view: DataView;
+  private readonly size: number;
+  pos = 0;
+  // The high 32 bits of the last varint read.
+  private hi = 0;
+
+  constructor(private readonly data: Uint8Array) {
+    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    this.size = data.length;
   }
 
   /** Moves past the next `n` bytes; returns where they start. */
-  function take(n: number): number {
-    const at = pos;
-    if (at + n > size) throw past();
-    pos = at + n;
+  private take(n: number): number {
+    const at = this.pos;
+    if (at + n > this.size) throw past();
+    this.pos = at + n;
     return at;
   }
 
   /** A varint of up to 64 bits: returns its low 32 bits unsigned; the high ones are left in `hi`. */
-  function varint(): number {
+  private varint(): number {
+    const { data, size } = this;
     let lo = 0;
-    hi = 0;
+    let hi = 0;
+    let pos = this.pos;
     for (let shift = 0; shift < 70; shift += 7) {
       if (pos >= size) throw past();
-      const b = bytes[pos++]!;
+      const b = data[pos++]!;
       const bits = b & 0x7f;
       if (shift < 28) lo |= bits << shift;
       else if (shift === 28) {
         lo |= (bits & 0x0f) << 28;
         hi |= bits >> 4;
       } else hi |= bits << (shift - 32);
-      if (b < 0x80) return lo >>> 0;
+      if (b < 0x80) {
+        this.pos = pos;
+        this.hi = hi;
+        return lo >>> 0;
+      }
     }
     throw new Error("a varint longer than 10 bytes");
   }
 
-  function unsigned64(lo: number): bigint {
-    return (BigInt(hi >>> 0) << SHIFT_32) | BigInt(lo >>> 0);
+  private unsigned64(lo: number): bigint {
+    return (BigInt(this.hi >>> 0) << SHIFT_32) | BigInt(lo >>> 0);
   }
 
-  function fixedHalves(): bigint {
-    const at = take(8);
-    hi = view.getUint32(at + 4, true);
-    return unsigned64(view.getUint32(at, true));
+  private fixedHalves(): bigint {
+    const at = this.take(8);
+    this.hi = this.view.getUint32(at + 4, true);
+    return this.unsigned64(this.view.getUint32(at, true));
   }
 
-  function delimitedEnd(): number {
-    const length = varint();
-    const end = pos + length;
-    if (end > size) throw past();
+  delimitedEnd(): number {
+    const length = this.varint();
+    const end = this.pos + length;
+    if (end > this.size) throw past();
     return end;
   }
 
-  const reader: WireReader = {
-    get pos() {
-      return pos;
-    },
-    tag: () => varint(),
-    delimitedEnd,
-    int32: () => varint() | 0,
-    uint32: () => varint(),
-    sint32() {
-      const n = varint();
-      return (n >>> 1) ^ -(n & 1);
-    },
-    int64: () => BigInt.asIntN(64, unsigned64(varint())),
-    uint64: () => unsigned64(varint()),
-    sint64() {
-      const u = unsigned64(varint());
-      return BigInt.asIntN(64, (u >> BigInt(1)) ^ -(u & BigInt(1)));
-    },
-    fixed32: () => view.getUint32(take(4), true),
-    sfixed32: () => view.getInt32(take(4), true),
-    fixed64: () => fixedHalves(),
-    sfixed64: () => BigInt.asIntN(64, fixedHalves()),
-    float: () => view.getFloat32(take(4), true),
-    double: () => view.getFloat64(take(8), true),
-    bool() {
-      const lo = varint();
-      return lo !== 0 || hi !== 0;
-    },
-    string() {
-      const end = delimitedEnd();
-      const start = pos;
-      pos = end;
-      return decodeUtf8(bytes, start, end);
-    },
-    bytes() {
-      const end = delimitedEnd();
-      const out = bytes.slice(pos, end);
-      pos = end;
-      return out;
-    },
-    skipBytes: (n) => void take(n),
-    skip: (wireType, no) => skipField(reader, wireType, no),
-  };
-  return reader;
+  tag(): number {
+    return this.varint();
+  }
+
+  int32(): number {
+    return this.varint() | 0;
+  }
+
+  uint32(): number {
+    return this.varint();
+  }
+
+  sint32(): number {
+    const n = this.varint();
+    return (n >>> 1) ^ -(n & 1);
+  }
+
+  int64(): bigint {
+    return BigInt.asIntN(64, this.unsigned64(this.varint()));
+  }
+
+  uint64(): bigint {
+    return this.unsigned64(this.varint());
+  }
+
+  sint64(): bigint {
+    const u = this.unsigned64(this.varint());
+    return BigInt.asIntN(64, (u >> BigInt(1)) ^ -(u & BigInt(1)));
+  }
+
+  fixed32(): number {
+    return this.view.getUint32(this.take(4), true);
+  }
+
+  sfixed32(): number {
+    return this.view.getInt32(this.take(4), true);
+  }
+
+  fixed64(): bigint {
+    return this.fixedHalves();
+  }
+
+  sfixed64(): bigint {
+    return BigInt.asIntN(64, this.fixedHalves());
+  }
+
+  float(): number {
+    return this.view.getFloat32(this.take(4), true);
+  }
+
+  double(): number {
+    return this.view.getFloat64(this.take(8), true);
+  }
+
+  bool(): boolean {
+    const lo = this.varint();
+    return lo !== 0 || this.hi !== 0;
+  }
+
+  string(): string {
+    const end = this.delimitedEnd();
+    const start = this.pos;
+    this.pos = end;
+    return decodeUtf8(this.data, start, end);
+  }
+
+  bytes(): Uint8Array {
+    const end = this.delimitedEnd();
+    const out = this.data.slice(this.pos, end);
+    this.pos = end;
+    return out;
+  }
+
+  skipBytes(n: number): void {
+    this.take(n);
+  }
+
+  skip(wireType: number, no: number): void {
+    skipField(this, wireType, no);
+  }
+}
+
+function past(): Error {
+  return new Error("premature end of the message");
 }

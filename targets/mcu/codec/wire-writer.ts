@@ -2,7 +2,7 @@
 // widths, IEEE floats, UTF-8) onto the wire buffer (wire-buffer.ts), which also nests
 // length-delimited parts. Values a field cannot hold are refused as protobuf-es refuses them,
 // naming the type.
-import { createWireBuffer } from "./wire-buffer.js";
+import { GrowingBuffer } from "./wire-buffer.js";
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
@@ -64,76 +64,89 @@ function bigOf(v: unknown, type: string, min: bigint, max: bigint): bigint {
 }
 
 export function createWireWriter(initialSize = 256): WireWriter {
-  const out = createWireBuffer(initialSize);
-  const { scratch, varint32, varint64, appendScratch } = out;
+  return new ScalarWriter(initialSize);
+}
 
-  const varintBig = (u: bigint) => varint64(Number(u & LOW_32), Number(u >> SHIFT_32));
-  function fixedBig(u: bigint): void {
-    scratch.setUint32(0, Number(u & LOW_32), true);
-    scratch.setUint32(4, Number(u >> SHIFT_32), true);
-    appendScratch(8);
+/** The writer as a class over the buffer: one set of methods for every writer (see GrowingBuffer). */
+class ScalarWriter extends GrowingBuffer implements WireWriter {
+  private varintBig(u: bigint): void {
+    this.varint64(Number(u & LOW_32), Number(u >> SHIFT_32));
   }
 
-  return {
-    tag(no, wireType) {
-      varint32(((no << 3) | wireType) >>> 0);
-    },
-    int32(n) {
-      const v = int32Of(n, "int32", INT32_MIN, INT32_MAX);
-      // A negative int32 is sign-extended to 64 bits, as protobuf requires.
-      if (v < 0) varint64(v >>> 0, 0xffffffff);
-      else varint32(v);
-    },
-    uint32(n) {
-      varint32(int32Of(n, "uint32", 0, UINT32_MAX));
-    },
-    sint32(n) {
-      const v = int32Of(n, "sint32", INT32_MIN, INT32_MAX);
-      varint32(((v << 1) ^ (v >> 31)) >>> 0);
-    },
-    int64(v) {
-      varintBig(BigInt.asUintN(64, bigOf(v, "int64", INT64_MIN, INT64_MAX)));
-    },
-    uint64(v) {
-      varintBig(bigOf(v, "uint64", BigInt(0), UINT64_MAX));
-    },
-    sint64(v) {
-      const big = bigOf(v, "sint64", INT64_MIN, INT64_MAX);
-      varintBig(BigInt.asUintN(64, (big << BigInt(1)) ^ (big >> BigInt(63))));
-    },
-    fixed32(n) {
-      scratch.setUint32(0, int32Of(n, "fixed32", 0, UINT32_MAX), true);
-      appendScratch(4);
-    },
-    sfixed32(n) {
-      scratch.setInt32(0, int32Of(n, "sfixed32", INT32_MIN, INT32_MAX), true);
-      appendScratch(4);
-    },
-    fixed64(v) {
-      fixedBig(bigOf(v, "fixed64", BigInt(0), UINT64_MAX));
-    },
-    sfixed64(v) {
-      fixedBig(BigInt.asUintN(64, bigOf(v, "sfixed64", INT64_MIN, INT64_MAX)));
-    },
-    float(n) {
-      if (typeof n !== "number" || (isFinite(n) && (n > FLOAT32_MAX || n < -FLOAT32_MAX))) throw invalid("float", n);
-      scratch.setFloat32(0, n, true);
-      appendScratch(4);
-    },
-    double(n) {
-      if (typeof n !== "number") throw invalid("double", n);
-      scratch.setFloat64(0, n, true);
-      appendScratch(8);
-    },
-    bool(b) {
-      varint32(b ? 1 : 0);
-    },
-    string(text) {
-      out.utf8(typeof text === "string" ? text : String(text));
-    },
-    bytes: out.bytes,
-    fork: out.fork,
-    join: out.join,
-    finish: out.finish,
-  };
+  private fixedBig(u: bigint): void {
+    this.scratch.setUint32(0, Number(u & LOW_32), true);
+    this.scratch.setUint32(4, Number(u >> SHIFT_32), true);
+    this.appendScratch(8);
+  }
+
+  tag(no: number, wireType: number): void {
+    this.varint32(((no << 3) | wireType) >>> 0);
+  }
+
+  int32(n: number): void {
+    const v = int32Of(n, "int32", INT32_MIN, INT32_MAX);
+    // A negative int32 is sign-extended to 64 bits, as protobuf requires.
+    if (v < 0) this.varint64(v >>> 0, 0xffffffff);
+    else this.varint32(v);
+  }
+
+  uint32(n: number): void {
+    this.varint32(int32Of(n, "uint32", 0, UINT32_MAX));
+  }
+
+  sint32(n: number): void {
+    const v = int32Of(n, "sint32", INT32_MIN, INT32_MAX);
+    this.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+  }
+
+  int64(v: unknown): void {
+    this.varintBig(BigInt.asUintN(64, bigOf(v, "int64", INT64_MIN, INT64_MAX)));
+  }
+
+  uint64(v: unknown): void {
+    this.varintBig(bigOf(v, "uint64", BigInt(0), UINT64_MAX));
+  }
+
+  sint64(v: unknown): void {
+    const big = bigOf(v, "sint64", INT64_MIN, INT64_MAX);
+    this.varintBig(BigInt.asUintN(64, (big << BigInt(1)) ^ (big >> BigInt(63))));
+  }
+
+  fixed32(n: number): void {
+    this.scratch.setUint32(0, int32Of(n, "fixed32", 0, UINT32_MAX), true);
+    this.appendScratch(4);
+  }
+
+  sfixed32(n: number): void {
+    this.scratch.setInt32(0, int32Of(n, "sfixed32", INT32_MIN, INT32_MAX), true);
+    this.appendScratch(4);
+  }
+
+  fixed64(v: unknown): void {
+    this.fixedBig(bigOf(v, "fixed64", BigInt(0), UINT64_MAX));
+  }
+
+  sfixed64(v: unknown): void {
+    this.fixedBig(BigInt.asUintN(64, bigOf(v, "sfixed64", INT64_MIN, INT64_MAX)));
+  }
+
+  float(n: number): void {
+    if (typeof n !== "number" || (isFinite(n) && (n > FLOAT32_MAX || n < -FLOAT32_MAX))) throw invalid("float", n);
+    this.scratch.setFloat32(0, n, true);
+    this.appendScratch(4);
+  }
+
+  double(n: number): void {
+    if (typeof n !== "number") throw invalid("double", n);
+    this.scratch.setFloat64(0, n, true);
+    this.appendScratch(8);
+  }
+
+  bool(b: boolean): void {
+    this.varint32(b ? 1 : 0);
+  }
+
+  string(text: string): void {
+    this.utf8(typeof text === "string" ? text : String(text));
+  }
 }

@@ -60,76 +60,85 @@ function finished(body: Uint8Array): DispatchedCall {
   return { done: Promise.resolve(body), cancel: nothingToCancel };
 }
 
-export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatcher {
-  const { codec, runner } = options;
+/** What the dispatcher keeps: its parts, and the routes and handlers resolved so far. */
+interface DispatcherState {
+  readonly codec: WireCodec;
+  readonly runner: CallRunner;
+  readonly services: Readonly<Record<string, () => object>>;
   // Resolved on a method's first call: after that a call costs one map lookup to find its
   // decoder, handler and encoder. Only methods served are kept, so unknown paths cannot grow it.
-  const routes = new Map<string, Route>();
-  const made = new Map<string, object>();
+  readonly routes: Map<string, Route>;
+  readonly made: Map<string, object>;
+}
 
-  function handlersOf(service: string): Record<string, unknown> | undefined {
-    const make = Object.prototype.hasOwnProperty.call(options.services, service) ? options.services[service] : undefined;
-    if (make === undefined) return undefined;
-    let handlers = made.get(service);
-    if (handlers === undefined) {
-      handlers = make();
-      made.set(service, handlers);
-    }
-    return handlers as Record<string, unknown>;
-  }
-
-  function findRoute(path: string): Route | undefined {
-    const known = routes.get(path);
-    if (known !== undefined) return known;
-    const method = codec.method(path);
-    const handlers = method && handlersOf(method.service);
-    const handler = method && handlers?.[method.localName];
-    const found = method && handlers && typeof handler === "function" ? { input: method.input, output: method.output, handlers, handler: handler as Handler } : undefined;
-    if (found) routes.set(path, found);
-    return found;
-  }
-
-  function unknownMethod(path: string): string {
-    const [, service = "", method = ""] = path.split("/");
-    const served = codec.hasService(service) && handlersOf(service) !== undefined;
-    return served ? `unknown method ${method} for service ${service}` : `unknown service ${service}`;
-  }
-
+// The methods are thin: on a microcontroller each closure carries a copy of its code, so the
+// work is in the module functions below, made once.
+export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatcher {
+  const state: DispatcherState = { codec: options.codec, runner: options.runner, services: options.services, routes: new Map(), made: new Map() };
   return {
-    serves: (path) => findRoute(path) !== undefined,
-    start(request) {
-      const route = findRoute(request.path);
-      if (route === undefined) return finished(responseBody(undefined, Code.Unimplemented, unknownMethod(request.path)));
-      let message: Record<string, unknown>;
-      let op: RunningOperation;
-      try {
-        try {
-          message = codec.decode(route.input, requestMessage(request.body));
-        } catch (thrown) {
-          throw thrown instanceof SvcError ? thrown : new SvcError(Code.InvalidArgument, `the request could not be read: ${errorMessage(thrown)}`);
-        }
-        op = runner.begin({ method: request.path, sessionId: request.sessionId ?? "", args: () => codec.toJson(route.input, message) });
-      } catch (thrown) {
-        return finished(errorBody(thrown));
-      }
-      const done = runOperation(op, (call) => route.handler.call(route.handlers, message, call)).then(
-        (answer) => {
-          let bytes: Uint8Array;
-          try {
-            bytes = codec.encode(route.output, answer);
-          } catch (thrown) {
-            return responseBody(undefined, Code.Internal, `the answer could not be sent: ${errorMessage(thrown)}`);
-          }
-          return responseBody(bytes, OK);
-        },
-        errorBody,
-      );
-      return {
-        done,
-        cancel(code = Code.Canceled, text = "the client went away") {
-          op.cancel(new SvcError(code, text));
-        },
-      };
-    },
+    serves: (path) => findRoute(state, path) !== undefined,
+    start: (request) => startCall(state, request),
   };
+}
+
+function handlersOf(state: DispatcherState, service: string): Record<string, unknown> | undefined {
+  const make = Object.prototype.hasOwnProperty.call(state.services, service) ? state.services[service] : undefined;
+  if (make === undefined) return undefined;
+  let handlers = state.made.get(service);
+  if (handlers === undefined) {
+    handlers = make();
+    state.made.set(service, handlers);
+  }
+  return handlers as Record<string, unknown>;
+}
+
+function findRoute(state: DispatcherState, path: string): Route | undefined {
+  const known = state.routes.get(path);
+  if (known !== undefined) return known;
+  const method = state.codec.method(path);
+  const handlers = method && handlersOf(state, method.service);
+  const handler = method && handlers?.[method.localName];
+  const found = method && handlers && typeof handler === "function" ? { input: method.input, output: method.output, handlers, handler: handler as Handler } : undefined;
+  if (found) state.routes.set(path, found);
+  return found;
+}
+
+function unknownMethod(state: DispatcherState, path: string): string {
+  const [, service = "", method = ""] = path.split("/");
+  const served = state.codec.hasService(service) && handlersOf(state, service) !== undefined;
+  return served ? `unknown method ${method} for service ${service}` : `unknown service ${service}`;
+}
+
+function startCall(state: DispatcherState, request: DispatchRequest): DispatchedCall {
+  const { codec } = state;
+  const route = findRoute(state, request.path);
+  if (route === undefined) return finished(responseBody(undefined, Code.Unimplemented, unknownMethod(state, request.path)));
+  let message: Record<string, unknown>;
+  let op: RunningOperation;
+  try {
+    try {
+      message = codec.decode(route.input, requestMessage(request.body));
+    } catch (thrown) {
+      throw thrown instanceof SvcError ? thrown : new SvcError(Code.InvalidArgument, `the request could not be read: ${errorMessage(thrown)}`);
+    }
+    op = state.runner.begin({ method: request.path, sessionId: request.sessionId ?? "", args: () => codec.toJson(route.input, message) });
+  } catch (thrown) {
+    return finished(errorBody(thrown));
+  }
+  const done = runOperation(op, (call) => route.handler.call(route.handlers, message, call)).then((answer) => answerBody(codec, route.output, answer), errorBody);
+  return {
+    done,
+    cancel: (code = Code.Canceled, text = "the client went away") => op.cancel(new SvcError(code, text)),
+  };
+}
+
+/** The response body of a call that answered. */
+function answerBody(codec: WireCodec, output: number, answer: object): Uint8Array {
+  let bytes: Uint8Array;
+  try {
+    bytes = codec.encode(output, answer);
+  } catch (thrown) {
+    return responseBody(undefined, Code.Internal, `the answer could not be sent: ${errorMessage(thrown)}`);
+  }
+  return responseBody(bytes, OK);
 }
