@@ -1,27 +1,12 @@
 // The agent and the module supervisor wait and measure on the core's Clock only: a Date.now(),
 // a new Date(), performance.now() or a bare timer there fails the suite, naming file and line.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchProjects } from "../helpers/scratch-project.js";
 import { unclockedTimeUses } from "../../tools/check/clock-use.mjs";
 
 const repo = join(import.meta.dirname, "..", "..");
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-clock-use-"));
-  dirs.push(dir);
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, lib: ["ES2022", "DOM"] }, include: ["."] }));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = scratchProjects("clock-use", { lib: ["ES2022", "DOM"] });
 
 describe("the clock use check", () => {
   it("names every read of wall time and every bare timer in the clocked folders", () => {

@@ -1,27 +1,13 @@
 // One error model from components to the wire: one table of status codes, one error class in the
 // core, one errorMessage, no two error classes of one name. The check names each second
 // vocabulary it finds, with its file and line.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchProjects } from "../helpers/scratch-project.js";
 import { errorModelProblems } from "../../tools/check/error-model.mjs";
 
 const repo = join(import.meta.dirname, "..", "..");
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-error-model-"));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = scratchProjects("error-model");
 
 const codeTable = "export const Code = { Canceled: 1, Unknown: 2, InvalidArgument: 3 } as const;\n";
 

@@ -1,27 +1,12 @@
 // No function body in the project outgrows one reading: more than 100 lines of code fails the
 // suite, naming the file, the function and its length. Generated code is exempt.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchProjects } from "../helpers/scratch-project.js";
 import { FUNCTION_BODY_LIMIT, longFunctions } from "../../tools/check/function-size.mjs";
 
 const repo = join(import.meta.dirname, "..", "..");
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-function-size-"));
-  dirs.push(dir);
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ["."] }));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = scratchProjects("function-size", { types: [] });
 
 const statements = (n: number, indent = "  ") => Array.from({ length: n }, (_, i) => `${indent}total += ${i};`).join("\n");
 const comments = (n: number, indent = "  ") => Array.from({ length: n }, (_, i) => `${indent}// why ${i}`).join("\n");

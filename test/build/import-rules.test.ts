@@ -2,28 +2,13 @@
 // nothing outside itself but generated protobuf code and hal/io.ts, hal/ imports no target and
 // no target imports another. The check fails the suite naming the file, the line and the way
 // round a cycle or the forbidden import.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratchProjects } from "../helpers/scratch-project.js";
 import { importProblems } from "../../tools/check/import-rules.mjs";
 
 const repo = join(import.meta.dirname, "..", "..");
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "svc-import-rules-"));
-  dirs.push(dir);
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], module: "nodenext" }, include: ["."] }));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const project = scratchProjects("import-rules", { types: [], module: "nodenext" });
 
 describe("the import rules check", () => {
   it("names a cycle between files, the whole way round", () => {
