@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as VIAM from "@viamrobotics/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialSdk, fullName } from "../helpers/sdk-robot.js";
-import { buildFirmware, FIRMWARE_COMMANDS, freePort, startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
+import { buildHostFirmware, freePort, startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
 
 const sensor = (name: string, readings: Record<string, unknown>) => ({ name, api: "rdk:component:sensor", model: "fake", attributes: { readings } });
 const next = { components: [sensor("temp", { celsius: 30 }), sensor("humid", { percent: 40 })] };
@@ -39,8 +39,7 @@ async function withRobot<T>(use: (robot: VIAM.RobotClient) => Promise<T>): Promi
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-firmware-lin-"));
   port = await freePort();
-  const output = await buildFirmware(FIRMWARE_COMMANDS.lin, ["--out", join(dir, "build"), `svcPort=${port}`]);
-  so = /firmware: (\S+mc\.so)/.exec(output)![1]!;
+  so = await buildHostFirmware(["--out", join(dir, "build"), `svcPort=${port}`]);
   display = await startXvfb();
   device = await boot();
 }, 600_000);

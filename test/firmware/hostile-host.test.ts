@@ -6,57 +6,37 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fromBinary } from "@bufbuild/protobuf";
 import * as VIAM from "@viamrobotics/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetReadingsRequestSchema, GetReadingsResponseSchema } from "../../proto/gen/common/v1/common_pb.js";
-import { AuthenticateRequestSchema, AuthenticateResponseSchema } from "../../proto/gen/proto/rpc/v1/auth_pb.js";
+import { GetReadingsRequestSchema } from "../../proto/gen/common/v1/common_pb.js";
 import { MAX_CONFIG_BODY_BYTES, MAX_GRPC_WEB_BODY_BYTES } from "../../targets/mcu/body-limits.js";
 import { dialSdk, sdkDialCause } from "../helpers/sdk-robot.js";
 import { frame, parse, request } from "../mcu/grpc-web-body.js";
-import { buildFirmware, FIRMWARE_COMMANDS, freePort, startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
-
-const keyId = "key-1";
-const key = "s3cret-key-value";
-const sensor = { name: "temp", api: "rdk:component:sensor", model: "fake", attributes: { readings: { celsius: 21.5 } } };
-const config = { components: [sensor], auth: { handlers: [{ type: "api-key", config: { [keyId]: key, keys: [keyId] } }] } };
-const readingsPath = "/viam.component.sensor.v1.SensorService/GetReadings";
-const grpcWeb = { "content-type": "application/grpc-web+proto" };
+import { key, keyedCalls, keyedConfig as config, keyedSensor as sensor, keyId, readingsPath } from "../mcu/keyed-device.js";
+import { buildHostFirmware, freePort, startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
 
 let dir: string;
 let url: string;
 let display: Display;
 let device: Mcsim;
 
-interface Answer {
-  status: number;
-  body: Uint8Array;
-}
+const calls = keyedCalls(() => url);
+const { call, read } = calls;
 
-async function call(path: string, body: Uint8Array, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${url}${path}`, { method: "POST", headers: { ...grpcWeb, ...headers }, body });
-  return { status: response.status, body: new Uint8Array(await response.arrayBuffer()) };
-}
-
+/** A token for the key; the Authenticate call must succeed. */
 async function login(): Promise<string> {
-  const answer = parse((await call("/proto.rpc.v1.AuthService/Authenticate", request(AuthenticateRequestSchema, { entity: keyId, credentials: { type: "api-key", payload: key } }))).body);
-  expect(answer.status).toBe(0);
-  return fromBinary(AuthenticateResponseSchema, answer.message!).accessToken;
-}
-
-async function read(authorization?: string): Promise<{ status: number; text: string; celsius?: unknown }> {
-  const answer = await call(readingsPath, request(GetReadingsRequestSchema, { name: "temp" }), authorization === undefined ? {} : { authorization });
-  const { message, status, text } = parse(answer.body);
-  return { status, text, celsius: message && fromBinary(GetReadingsResponseSchema, message).readings.celsius?.kind.value };
+  const { status, token } = await calls.login();
+  expect(status).toBe(0);
+  return token;
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-firmware-keys-"));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  const output = await buildFirmware(FIRMWARE_COMMANDS.lin, ["--out", join(dir, "build"), `svcPort=${port}`, "allowInsecureCreds=true"]);
+  const so = await buildHostFirmware(["--out", join(dir, "build"), `svcPort=${port}`, "allowInsecureCreds=true"]);
   display = await startXvfb();
-  device = startMcsim(/firmware: (\S+mc\.so)/.exec(output)![1]!, display, join(dir, "home"));
+  device = startMcsim(so, display, join(dir, "home"));
   await device.waitFor(/svc\.config: configuration loaded/);
   // The built-in configuration has no keys: the first PUT needs no token and brings them.
   const response = await fetch(`${url}/svc/config`, { method: "PUT", body: JSON.stringify(config) });

@@ -46,6 +46,14 @@ export function buildFirmware(command: string, args: string[]): Promise<string> 
   });
 }
 
+/** Builds the host firmware (FIRMWARE_COMMANDS.lin) with more arguments; resolves to the mc.so mcsim runs. */
+export async function buildHostFirmware(args: string[]): Promise<string> {
+  const output = await buildFirmware(FIRMWARE_COMMANDS.lin, args);
+  const so = /firmware: (\S+mc\.so)/.exec(output)?.[1];
+  if (!so) throw new Error(`the firmware build did not say where mc.so is:\n${output.slice(-4000)}`);
+  return so;
+}
+
 function stopped(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));

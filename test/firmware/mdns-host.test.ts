@@ -7,7 +7,6 @@
 // as a Linux desktop does, and holds the name first in the conflict case; mdns-peer.mjs hears
 // every packet on port 5353; mdns-neighbour.mjs asks one question at a time and sends what no
 // resolver sends; curl calls the API where the records lead.
-import { create, toBinary } from "@bufbuild/protobuf";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthenticateRequestSchema } from "../../proto/gen/proto/rpc/v1/auth_pb.js";
 import { eventually, type EventuallyOptions } from "../helpers/eventually.js";
 import { startMdnsNetns, type HeardPacket, type MdnsNetns, type PeerListener } from "../helpers/mdns-netns.js";
+import { request } from "../mcu/grpc-web-body.js";
 import { buildAdvertisingFirmware, type AdvertisingFirmware } from "./advertising-firmware.js";
 import { startAvahiPeer, type AvahiPeer } from "./avahi-peer.js";
 import { startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
@@ -131,11 +131,7 @@ function putConfig(config: unknown): string | undefined {
 /** Authenticate from the peer with a key given for `entity`: the call's grpc-status. */
 function authenticate(entity: string, key: string): string | undefined {
   const file = join(dir, "authenticate.bin");
-  const message = toBinary(AuthenticateRequestSchema, create(AuthenticateRequestSchema, { entity, credentials: { type: "api-key", payload: key } }));
-  const frame = Buffer.alloc(5 + message.length);
-  frame.writeUInt32BE(message.length, 1);
-  frame.set(message, 5);
-  writeFileSync(file, frame);
+  writeFileSync(file, request(AuthenticateRequestSchema, { entity, credentials: { type: "api-key", payload: key } }));
   const result = net.inPeer("curl", [
     "-s", "-D", "-", "-o", "-", "--max-time", "10", "-X", "POST", "-H", "content-type: application/grpc-web+proto", "--data-binary", `@${file}`,
     `http://${DEVICE}:${PORT}/proto.rpc.v1.AuthService/Authenticate`,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as VIAM from "@viamrobotics/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialSdk } from "../helpers/sdk-robot.js";
-import { buildFirmware, FIRMWARE_COMMANDS, freePort, root, startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
+import { buildHostFirmware, freePort, root, startMcsim, startXvfb, type Display, type Mcsim } from "./mcsim-host.js";
 
 const twenty = { components: Array.from({ length: 20 }, (_, i) => ({ name: `s${i}`, api: "rdk:component:sensor", model: "fake", attributes: { readings: { v: i } } })) };
 const manifest = JSON.parse(readFileSync(join(root, "targets/mcu/manifest.json"), "utf8")) as { creation: { stack: number } };
@@ -35,9 +35,9 @@ const summary = (p: Record<string, number>) =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-firmware-memory-"));
   port = await freePort();
-  const output = await buildFirmware(FIRMWARE_COMMANDS.lin, ["--out", join(dir, "build"), "--instrument", `svcPort=${port}`]);
+  const so = await buildHostFirmware(["--out", join(dir, "build"), "--instrument", `svcPort=${port}`]);
   display = await startXvfb();
-  device = startMcsim(/firmware: (\S+mc\.so)/.exec(output)![1]!, display, join(dir, "home"));
+  device = startMcsim(so, display, join(dir, "home"));
   await device.waitFor(/svc\.config: configuration loaded/);
 }, 600_000);
 

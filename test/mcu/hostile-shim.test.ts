@@ -4,20 +4,12 @@
 // limit is kept); gRPC-web frames that are not one message; and a configuration PUT that would
 // drop the auth section without a token. After each the machine still serves the right caller.
 import http from "node:http";
-import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetReadingsRequestSchema, GetReadingsResponseSchema } from "../../proto/gen/common/v1/common_pb.js";
-import { AuthenticateRequestSchema, AuthenticateResponseSchema } from "../../proto/gen/proto/rpc/v1/auth_pb.js";
+import { GetReadingsRequestSchema } from "../../proto/gen/common/v1/common_pb.js";
 import { MAX_CONFIG_BODY_BYTES, MAX_GRPC_WEB_BODY_BYTES } from "../../targets/mcu/body-limits.js";
 import { startMcuShim, type McuShim } from "../../tools/mcu-shim/mcu-shim.js";
 import { frame, parse, request } from "./grpc-web-body.js";
-
-const keyId = "key-1";
-const key = "s3cret-key-value";
-const sensor = { name: "temp", api: "rdk:component:sensor", model: "fake", attributes: { readings: { celsius: 21.5 } } };
-const config = { components: [sensor], auth: { handlers: [{ type: "api-key", config: { [keyId]: key, keys: [keyId] } }] } };
-const readingsPath = "/viam.component.sensor.v1.SensorService/GetReadings";
-const grpcWeb = { "content-type": "application/grpc-web+proto" };
+import { grpcWeb, key, keyedCalls, keyedConfig as config, keyedSensor as sensor, keyId, readingsPath, type Answer } from "./keyed-device.js";
 
 let shim: McuShim;
 
@@ -27,26 +19,14 @@ beforeAll(async () => {
 
 afterAll(() => shim?.close());
 
-interface Answer {
-  status: number;
-  body: Uint8Array;
-}
+const calls = keyedCalls(() => shim.url);
+const { call, read } = calls;
 
-async function call(path: string, body: Uint8Array, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${shim.url}${path}`, { method: "POST", headers: { ...grpcWeb, ...headers }, body });
-  return { status: response.status, body: new Uint8Array(await response.arrayBuffer()) };
-}
-
+/** A token for the key; the Authenticate call must succeed. */
 async function login(): Promise<string> {
-  const answer = parse((await call("/proto.rpc.v1.AuthService/Authenticate", request(AuthenticateRequestSchema, { entity: keyId, credentials: { type: "api-key", payload: key } }))).body);
-  expect(answer.status).toBe(0);
-  return fromBinary(AuthenticateResponseSchema, answer.message!).accessToken;
-}
-
-async function read(authorization?: string): Promise<{ status: number; text: string; celsius?: unknown }> {
-  const answer = await call(readingsPath, request(GetReadingsRequestSchema, { name: "temp" }), authorization === undefined ? {} : { authorization });
-  const { message, status, text } = parse(answer.body);
-  return { status, text, celsius: message && fromBinary(GetReadingsResponseSchema, message).readings.celsius?.kind.value };
+  const { status, token } = await calls.login();
+  expect(status).toBe(0);
+  return token;
 }
 
 /**
